@@ -37,11 +37,15 @@ impl BoardCorners {
         let crosses = [cross(0), cross(1), cross(2), cross(3)];
         let convex = crosses.iter().all(|&c| c > 0.0) || crosses.iter().all(|&c| c < 0.0);
         if !convex {
-            return Err(Error::BadCorners(format!("not a convex quadrilateral: {p:?}")));
+            return Err(Error::BadCorners(format!(
+                "not a convex quadrilateral: {p:?}"
+            )));
         }
         let area = crosses.iter().map(|c| c.abs()).sum::<f32>() / 4.0;
         if area < MIN_BOARD_AREA_PX {
-            return Err(Error::BadCorners(format!("board of {area:.0} px² is too small: {p:?}")));
+            return Err(Error::BadCorners(format!(
+                "board of {area:.0} px² is too small: {p:?}"
+            )));
         }
         Ok(())
     }
@@ -187,8 +191,11 @@ pub fn read_image(path: &Path) -> Result<Mat> {
         path: path.to_path_buf(),
         reason,
     };
-    let name = path.to_str().ok_or_else(|| fail("path is not UTF-8".into()))?;
-    let image = imgcodecs::imread(name, imgcodecs::IMREAD_COLOR).map_err(|e| fail(e.to_string()))?;
+    let name = path
+        .to_str()
+        .ok_or_else(|| fail("path is not UTF-8".into()))?;
+    let image =
+        imgcodecs::imread(name, imgcodecs::IMREAD_COLOR).map_err(|e| fail(e.to_string()))?;
     if image.empty() {
         return Err(fail("missing, unreadable or not an image".into()));
     }

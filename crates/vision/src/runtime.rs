@@ -50,7 +50,9 @@ pub fn environment() -> Result<&'static Environment> {
         return Ok(env);
     }
     // ONNX Runtime refuses a second environment: let one thread build it.
-    let _loading = LOADING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _loading = LOADING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(env) = ENVIRONMENT.get() {
         return Ok(env);
     }

@@ -42,7 +42,9 @@ fn runs_the_committed_model_and_matches_its_arithmetic() {
     assert_eq!(session.inputs()[0].name(), "x");
     let input = Tensor::from_array(([x.len(), 4], x.concat())).expect("input tensor");
     let outputs = session.run(ort::inputs!["x" => input]).expect("model runs");
-    let (shape, y) = outputs["y"].try_extract_tensor::<f32>().expect("f32 output");
+    let (shape, y) = outputs["y"]
+        .try_extract_tensor::<f32>()
+        .expect("f32 output");
     assert_eq!(shape.to_vec(), vec![3, 3]);
     let want = expected(&x);
     for (got, want) in y.iter().zip(&want) {

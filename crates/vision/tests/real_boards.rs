@@ -74,7 +74,9 @@ fn alternation_faults(means: &[f32; 64]) -> usize {
 fn square_means(file: &str, corners: &BoardCorners) -> [f32; 64] {
     let image = read_image(&real_dir().join(file)).expect("photograph reads");
     let rectifier = Rectifier::default();
-    let board = rectifier.rectify(&image, corners).expect("labelled corners warp");
+    let board = rectifier
+        .rectify(&image, corners)
+        .expect("labelled corners warp");
     assert_eq!(board.size(), (rectifier.side_px(), rectifier.side_px()));
     let stats = board.square_stats(0.15).expect("square statistics");
     stats.map(|s| s.mean)
@@ -86,7 +88,12 @@ fn every_photograph_rectifies_to_alternating_squares() {
     assert_eq!(photographs.len(), 13, "the real set has 13 photographs");
     let faults: Vec<(String, usize)> = photographs
         .iter()
-        .map(|(file, corners)| (file.clone(), alternation_faults(&square_means(file, corners))))
+        .map(|(file, corners)| {
+            (
+                file.clone(),
+                alternation_faults(&square_means(file, corners)),
+            )
+        })
         .filter(|(_, faults)| *faults > 0)
         .collect();
     assert!(faults.is_empty(), "squares out of alternation: {faults:?}");
@@ -103,6 +110,9 @@ fn corners_half_a_square_off_break_the_alternation() {
         ];
         let shifted = BoardCorners(c.map(|[x, y]| [x + shift[0], y + shift[1]]));
         let faults = alternation_faults(&square_means(&file, &shifted));
-        assert!(faults >= 16, "{file}: only {faults} faults half a square off");
+        assert!(
+            faults >= 16,
+            "{file}: only {faults} faults half a square off"
+        );
     }
 }
