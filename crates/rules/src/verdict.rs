@@ -1,0 +1,140 @@
+//! What the referee reports (contracts.md §2): moves, incidents with their
+//! articles, claims, the result, the position and the PGN.
+
+use serde::Serialize;
+use shakmaty::Color;
+
+use crate::event::Event;
+
+/// A side, written `white` or `black`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(color: Color) -> Self {
+        match color {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+impl Side {
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+}
+
+/// One move of the record.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MoveRecord {
+    /// 1 for White's first move from the standard start.
+    pub ply: u32,
+    pub side: Side,
+    pub san: String,
+    pub uci: String,
+    /// When the move was made (the release that formed it, art. 4.7).
+    pub t: f64,
+    /// Time left on the mover's clock after the press, seconds, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<f64>,
+}
+
+/// The fixed vocabulary of incidents (contracts.md §2; extend, never rename).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IncidentKind {
+    TouchMove,
+    ReleaseFinal,
+    PromotionChanged,
+    TwoHands,
+    AdjustUndeclared,
+    TouchOnOpponentTurn,
+    IllegalMove,
+}
+
+impl IncidentKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            IncidentKind::TouchMove => "touch_move",
+            IncidentKind::ReleaseFinal => "release_final",
+            IncidentKind::PromotionChanged => "promotion_changed",
+            IncidentKind::TwoHands => "two_hands",
+            IncidentKind::AdjustUndeclared => "adjust_undeclared",
+            IncidentKind::TouchOnOpponentTurn => "touch_on_opponent_turn",
+            IncidentKind::IllegalMove => "illegal_move",
+        }
+    }
+}
+
+/// The article of the Laws an incident falls under, e.g. `4.3a`.
+pub type Article = &'static str;
+
+/// A touch as evidence: which piece, where it stood, when.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TouchRecord {
+    pub square: String,
+    /// FEN letter of the piece (upper case white).
+    pub piece: String,
+    pub t: f64,
+}
+
+/// Something the Laws forbid, with its evidence, for the arbiter to decide.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Incident {
+    pub id: String,
+    /// The ply of the move being played when it happened.
+    pub ply: u32,
+    /// Who did it.
+    pub side: Side,
+    pub kind: IncidentKind,
+    pub article: Article,
+    pub squares: Vec<String>,
+    pub t: f64,
+    /// Whether the opponent may still claim it (art. 4.8).
+    pub claimable: bool,
+    pub detail: String,
+    /// The touches of the turn in the order the Laws count them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub touches: Vec<TouchRecord>,
+    /// The move played on that turn, in SAN, when one was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub played: Option<String>,
+}
+
+/// A draw a player may claim (threefold repetition, fifty moves).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Claim {
+    /// The ply after which the claim became possible.
+    pub ply: u32,
+    /// `threefold_repetition` or `fifty_moves`.
+    pub kind: &'static str,
+    pub detail: String,
+}
+
+/// The referee's verdict on a game so far.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    pub moves: Vec<MoveRecord>,
+    pub incidents: Vec<Incident>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+    /// How the game ended, when it did: `checkmate`, `stalemate`, …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub termination: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<Claim>,
+    /// The position of the record (the last legal one).
+    pub fen: String,
+    pub pgn: String,
+    /// The physical events (filled by replay).
+    pub events: Vec<Event>,
+    pub stats: serde_json::Map<String, serde_json::Value>,
+}
