@@ -28,5 +28,5 @@ pub mod verdict;
 pub use error::{ApplyError, EventLogError, ParseEventError};
 pub use event::{Action, Event, parse_event_log};
 pub use obligation::{Obligation, Touch};
-pub use referee::{Referee, Update};
+pub use referee::{ArbitrateError, Referee, Update, arbitrate_log};
 pub use verdict::{Article, Claim, Incident, IncidentKind, MoveRecord, Side, Verdict};

@@ -16,8 +16,8 @@ use shakmaty::{
     Board, CastlingMode, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square,
 };
 
-use crate::error::ApplyError;
-use crate::event::{Action, Event};
+use crate::error::{ApplyError, EventLogError};
+use crate::event::{Action, Event, parse_event_log};
 use crate::notation::piece_on;
 use crate::obligation::{Touch, in_law_order, judge};
 use crate::pgn::{Tags, write_pgn};
@@ -157,12 +157,8 @@ impl Referee {
         self.last_t = event.t;
         self.events_applied += 1;
         let mut updates = Vec::new();
-        let actor = event.side.unwrap_or(self.pos.turn());
-        if actor != self.pos.turn()
-            && is_deliberate(event)
-            && self.turn.made.is_some()
-            && self.table.is_settled()
-        {
+        let actor = self.actor(event);
+        if actor != self.pos.turn() && is_deliberate(event) && self.move_stands() {
             // No clock seen: the opponent's first deliberate action completes the move.
             self.complete(event.t, None, &mut updates);
             if self.ending.is_some() {
@@ -175,6 +171,31 @@ impl Referee {
             self.act_out_of_turn(event, actor, &mut updates)?;
         }
         Ok(updates)
+    }
+
+    /// Whose hand did it: the event's side; where it is not given, the side
+    /// to move, unless its move stands made and the hand takes hold of an
+    /// opponent's piece (then it is the opponent, starting the next turn).
+    fn actor(&self, event: &Event) -> Color {
+        let us = self.pos.turn();
+        if let Some(side) = event.side {
+            return side;
+        }
+        let theirs = event
+            .action
+            .square()
+            .and_then(|sq| self.table.piece_at(sq))
+            .is_some_and(|(piece, _)| piece.color != us);
+        if theirs && is_deliberate(event) && self.move_stands() {
+            !us
+        } else {
+            us
+        }
+    }
+
+    /// A legal move is made and nothing is held: the turn could be completed.
+    fn move_stands(&self) -> bool {
+        self.turn.made.is_some() && self.table.is_settled()
     }
 
     /// Ends the log: a move made but never completed counts as played.
@@ -709,6 +730,32 @@ impl Referee {
             stats,
         }
     }
+}
+
+/// Referees a whole event log (JSON Lines) from `fen` (`None`: the
+/// standard start). Errors name the line.
+pub fn arbitrate_log(text: &str, fen: Option<&str>, tags: Tags) -> Result<Verdict, ArbitrateError> {
+    let events = parse_event_log(text)?;
+    let mut referee = Referee::from_fen(fen, tags).map_err(ArbitrateError::Fen)?;
+    for (line, event) in &events {
+        referee
+            .apply(event)
+            .map_err(|source| EventLogError::Apply {
+                line: *line,
+                source,
+            })?;
+    }
+    referee.finish();
+    Ok(referee.verdict())
+}
+
+/// Why a log could not be refereed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ArbitrateError {
+    #[error("{0}")]
+    Log(#[from] EventLogError),
+    #[error("--fen: {0}")]
+    Fen(String),
 }
 
 /// Whether an event is a deliberate action of a hand (it can complete the
