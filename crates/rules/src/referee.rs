@@ -175,17 +175,27 @@ impl Referee {
 
     /// Whose hand did it: the event's side; where it is not given, the side
     /// to move, unless its move stands made and the hand takes hold of an
-    /// opponent's piece (then it is the opponent, starting the next turn).
+    /// opponent's piece, takes a piece off the board, or brings one in: then
+    /// it is the opponent, starting the next turn.
     fn actor(&self, event: &Event) -> Color {
         let us = self.pos.turn();
         if let Some(side) = event.side {
             return side;
         }
-        let theirs = event
-            .action
-            .square()
-            .and_then(|sq| self.table.piece_at(sq))
-            .is_some_and(|(piece, _)| piece.color != us);
+        let at = |sq: Square| self.table.piece_at(sq);
+        let theirs = match event.action {
+            Action::Touch(sq) | Action::Lift(sq) | Action::Adjust(sq) => {
+                at(sq).is_some_and(|(piece, _)| piece.color != us)
+            }
+            // Once a move stands, taking a piece off is the opponent's capture
+            // (or promotion), unless it is the piece the mover just brought in.
+            Action::Capture(sq) => {
+                at(sq).is_some_and(|(piece, origin)| piece.color != us || origin.is_some())
+            }
+            // The mover has nothing more to bring once a move stands.
+            Action::Add(..) => true,
+            _ => false,
+        };
         if theirs && is_deliberate(event) && self.move_stands() {
             !us
         } else {

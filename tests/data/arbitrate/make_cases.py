@@ -293,6 +293,12 @@ case("40_white_lifts_during_black_turn",
 case("completion_by_opponent_action",
      L().mv("e2e4", clock=False).mv("e7e5", clock=False).mv("g1f3", clock=False),
      ["e4", "e5", "Nf3"])
+case("completion_by_opponent_taking_victim_first",
+     L().mv("e2e4", clock=False).mv("d7d5", clock=False).take("e4d5", victim_first=True, clock=False),
+     ["e4", "d5", "exd5"])
+case("completion_by_opponent_promoting_pawn_first",
+     L().mv("a2b2", clock=False).capture("e7").add("e8", "Q").release("e8"),
+     ["Kb2", "e8=Q"], fen="8/4P2p/8/8/8/8/k7/4K3 b - - 0 1")
 case("clock_without_move_is_illegal", L().clock().mv("e2e4"),
      ["e4"], [("illegal_move", "7.5", 1, "white", [])])
 case("illegal_knight_move_then_corrected",
