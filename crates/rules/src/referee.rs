@@ -326,27 +326,26 @@ impl Referee {
         updates: &mut Vec<Update>,
     ) -> Result<(), ApplyError> {
         let t = event.t;
-        if let (true, Some(sq)) = (is_deliberate(event), event.action.square()) {
-            if matches!(
-                event.action,
-                Action::Touch(_) | Action::Lift(_) | Action::Adjust(_)
-            ) {
-                let detail = format!(
-                    "{} handled {} while {} had the move",
-                    side_name(actor),
-                    self.describe_on_table(sq),
-                    side_name(!actor)
-                );
-                self.incident(
-                    IncidentKind::TouchOnOpponentTurn,
-                    "4.0",
-                    actor,
-                    vec![sq],
-                    t,
-                    detail,
-                    updates,
-                );
-            }
+        let handles_piece = matches!(
+            event.action,
+            Action::Touch(_) | Action::Lift(_) | Action::Adjust(_)
+        );
+        if let (true, Some(sq)) = (handles_piece && is_deliberate(event), event.action.square()) {
+            let detail = format!(
+                "{} handled {} while {} had the move",
+                side_name(actor),
+                self.describe_on_table(sq),
+                side_name(!actor)
+            );
+            self.incident(
+                IncidentKind::TouchOnOpponentTurn,
+                "4.0",
+                actor,
+                vec![sq],
+                t,
+                detail,
+                updates,
+            );
         }
         match event.action {
             Action::Lift(sq) => drop(self.table.lift(sq)?),
