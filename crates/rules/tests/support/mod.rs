@@ -12,6 +12,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
+use referee_rules::obligation::capture_square;
 use referee_rules::{Action, Event};
 
 /// Longest random game, in plies (keeps clear of the 75-move rule).
@@ -182,7 +183,7 @@ pub fn side_of_ply(ply: usize) -> Color {
 /// touching one first obliges moving it (4.3a) and nothing else.
 pub fn decoy_pieces(pos: &Chess, m: &Move) -> Vec<Square> {
     let legal = pos.legal_moves();
-    let victim = victim_square(m);
+    let victim = capture_square(m);
     let mut squares: Vec<Square> = legal
         .iter()
         .filter_map(|c| c.from())
@@ -195,24 +196,11 @@ pub fn decoy_pieces(pos: &Chess, m: &Move) -> Vec<Square> {
             victim.is_none_or(|v| {
                 !legal
                     .iter()
-                    .any(|c| c.from() == Some(sq) && victim_square(c) == Some(v))
+                    .any(|c| c.from() == Some(sq) && capture_square(c) == Some(v))
             })
         })
         .collect();
     squares.sort();
     squares.dedup();
     squares
-}
-
-/// The square of the piece a move captures.
-pub fn victim_square(m: &Move) -> Option<Square> {
-    match *m {
-        Move::EnPassant { from, to } => Some(Square::from_coords(to.file(), from.rank())),
-        Move::Normal {
-            capture: Some(_),
-            to,
-            ..
-        } => Some(to),
-        _ => None,
-    }
 }
