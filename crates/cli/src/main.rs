@@ -4,6 +4,7 @@
 
 mod arbitrate;
 mod report;
+mod synth;
 
 use std::process::ExitCode;
 
@@ -21,12 +22,15 @@ struct Cli {
 enum Command {
     /// Run the rules engine alone on a physical event log (JSON Lines).
     Arbitrate(arbitrate::Args),
+    /// Render a scenario file to an overhead video and its exact truth.
+    Synth(synth::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Arbitrate(args) => arbitrate::run(&args),
+        Command::Synth(args) => synth::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

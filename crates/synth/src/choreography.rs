@@ -92,6 +92,10 @@ impl Stage {
     fn emit(&mut self, action: Action, by: Option<Color>) -> Result<(), String> {
         let mut event = Event::new(round_ms(self.t), action);
         event.side = by;
+        if let Action::Add(..) = action {
+            // Say whose piece comes in, so that the renderer knows its colour.
+            event.side = Some(by.unwrap_or_else(|| self.referee.position().turn()));
+        }
         self.referee.apply(&event).map_err(|e| e.to_string())?;
         self.events.push(event);
         Ok(())

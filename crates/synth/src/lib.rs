@@ -6,13 +6,23 @@
 //!   player's hands make (with people's timing, seeded), the moves, and a
 //!   check that every `move` is legal where it is played.
 //!
-//! The renderer that turns a choreography into an overhead video and the
-//! per-frame truth builds on these.
+//! - [`render`]: the overhead camera's view of it, frame by frame, with the
+//!   truth of each frame; [`camera`], [`style`], [`pieces`] and [`draw`]
+//!   make the picture.
+//! - [`output`]: `referee synth`: video.avi and truth.json.
 
+pub mod camera;
 pub mod choreography;
+pub mod draw;
 mod error;
+pub mod output;
+pub mod pieces;
+pub mod render;
 pub mod scenario;
+pub mod style;
 
 pub use choreography::{Choreography, choreograph};
 pub use error::ScenarioError;
+pub use output::{RenderError, Rendered, render, render_file};
+pub use render::Renderer;
 pub use scenario::{Camera, Command, Scenario, Step};

@@ -1,0 +1,364 @@
+//! Rendering a choreography frame by frame: the board as it physically
+//! stands at each instant, the hand where the gestures put it, the camera's
+//! faults; and each frame's truth (corners, every square's occupant, hand
+//! cover and fingertip contact).
+
+use opencv::core::{self, Mat, Scalar};
+use opencv::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use referee_rules::table::Table;
+use referee_rules::{Action, Event};
+use serde::Serialize;
+use shakmaty::{Board, Chess, Color, Position, Role, Square};
+
+use crate::camera::{Pose, World};
+use crate::choreography::{Choreography, Gesture};
+use crate::draw::{self, CLOCK, Hand};
+use crate::pieces::{self, draw_piece, ring};
+use crate::scenario::Camera;
+use crate::style::Style;
+
+/// How long a fingertip rests on a piece it touches, each side of the event (s).
+pub const DWELL: f64 = 0.12;
+
+/// One square's truth in one frame.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SquareTruth {
+    pub square: String,
+    /// `empty`, `white` or `black`.
+    pub occupant: &'static str,
+    /// FEN letter (upper case white), or null.
+    pub piece: Option<String>,
+    /// A hand or arm covers the square's centre in the image.
+    pub hand: bool,
+    /// A fingertip rests on the piece there.
+    pub touch: bool,
+}
+
+/// One frame's truth.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FrameTruth {
+    pub t: f64,
+    pub corners: [[f64; 2]; 4],
+    pub squares: Vec<SquareTruth>,
+}
+
+/// Renders a choreography, frame after frame.
+#[derive(Debug)]
+pub struct Renderer {
+    camera: Camera,
+    style: Style,
+    pose: Pose,
+    background: Mat,
+    light: Mat,
+    start: Board,
+    events: Vec<Event>,
+    track: Vec<Keyframes>,
+}
+
+impl Renderer {
+    /// A renderer for `played`, starting from `start`, seen by `camera`, in
+    /// `style` (None: varied at random from the camera's seed).
+    pub fn new(
+        camera: &Camera,
+        start: &Chess,
+        played: &Choreography,
+        style: Option<Style>,
+    ) -> opencv::Result<Self> {
+        let mut rng = ChaCha8Rng::seed_from_u64(camera.seed);
+        let style = style.unwrap_or_else(|| Style::random(&mut rng));
+        let pose = Pose::with_lens(camera, &mut rng);
+        let background = draw::background(&pose, &style, &mut rng)?;
+        let light = draw::light_map(&pose, &style)?;
+        let track = hand_track(&played.gestures, &played.events, start.board());
+        Ok(Self {
+            camera: camera.clone(),
+            style,
+            pose,
+            background,
+            light,
+            start: start.board().clone(),
+            events: played.events.clone(),
+            track,
+        })
+    }
+
+    pub fn pose(&self) -> &Pose {
+        &self.pose
+    }
+
+    /// The frame at time `t` and its truth.
+    pub fn frame(&self, t: f64, index: u64) -> opencv::Result<(Mat, FrameTruth)> {
+        let table = self.table_at(t);
+        let hand = self.hand_at(t);
+        let mut img = self.background.clone();
+        self.draw_shadows(&mut img, table.board())?;
+        let mut standing: Vec<(Square, shakmaty::Piece)> = table.board().iter().collect();
+        standing.sort_by(|a, b| {
+            let ya = self.pose.project(centre(a.0))[1];
+            let yb = self.pose.project(centre(b.0))[1];
+            ya.total_cmp(&yb)
+        });
+        for (square, piece) in standing {
+            draw_piece(
+                &mut img,
+                &self.pose,
+                &self.style,
+                piece.role,
+                piece.color,
+                centre(square),
+            )?;
+        }
+        let mut mask = Mat::new_rows_cols_with_default(
+            self.pose.height,
+            self.pose.width,
+            core::CV_8UC1,
+            Scalar::all(0.0),
+        )?;
+        if let Some(hand) = hand {
+            for held in table.hand() {
+                let base = [
+                    hand.fingertip[0],
+                    hand.fingertip[1],
+                    hand.fingertip[2] - pieces::height(held.piece.role),
+                ];
+                draw_piece(
+                    &mut img,
+                    &self.pose,
+                    &self.style,
+                    held.piece.role,
+                    held.piece.color,
+                    base,
+                )?;
+            }
+            draw::draw_hand(&mut img, Some(&mut mask), &self.pose, &self.style, hand)?;
+        }
+        let frame = draw::camera_faults(
+            &img,
+            &self.light,
+            self.camera.noise,
+            self.camera.blur,
+            self.camera.seed ^ index,
+        )?;
+        let truth = self.truth(t, table.board(), &mask)?;
+        Ok((frame, truth))
+    }
+
+    fn draw_shadows(&self, img: &mut Mat, board: &Board) -> opencv::Result<()> {
+        let mut overlay = img.clone();
+        for (square, piece) in board.iter() {
+            let c = centre(square);
+            // The shadow falls away from the light, longer for taller pieces.
+            let off = 0.35 * pieces::height(piece.role);
+            for k in 1..=3 {
+                let f = f64::from(k) / 3.0;
+                let at = [
+                    c[0] - self.style.light_dir[0] * off * f,
+                    c[1] - self.style.light_dir[1] * off * f,
+                    0.0,
+                ];
+                ring(
+                    &mut overlay,
+                    &self.pose,
+                    at,
+                    0.27 - 0.04 * f,
+                    [25.0, 25.0, 25.0],
+                    true,
+                )?;
+            }
+        }
+        let mut out = Mat::default();
+        core::add_weighted(img, 0.72, &overlay, 0.28, 0.0, &mut out, -1)?;
+        *img = out;
+        Ok(())
+    }
+
+    /// What physically stands on the board at `t`.
+    fn table_at(&self, t: f64) -> Table {
+        let mut table = Table::new(self.start.clone());
+        for event in self.events.iter().take_while(|e| e.t <= t) {
+            let _ = match event.action {
+                Action::Lift(sq) => table.lift(sq).map(drop),
+                Action::Release(sq) => table.release(sq).map(drop),
+                Action::Capture(sq) => table.capture(sq).map(drop),
+                Action::Add(_, role) => {
+                    // The choreography writes the side of every `add`.
+                    let color = event.side.unwrap_or(Color::White);
+                    table.add(shakmaty::Piece { color, role });
+                    Ok(())
+                }
+                _ => Ok(()),
+            };
+        }
+        table
+    }
+
+    fn hand_at(&self, t: f64) -> Option<Hand> {
+        self.track.iter().find_map(|k| k.at(t))
+    }
+
+    fn truth(&self, t: f64, board: &Board, mask: &Mat) -> opencv::Result<FrameTruth> {
+        let mut squares = Vec::with_capacity(64);
+        for square in Square::ALL {
+            let piece = board.piece_at(square);
+            let p = self.pose.project(centre(square));
+            let (x, y) = (p[0].round() as i32, p[1].round() as i32);
+            let inside = (0..mask.cols()).contains(&x) && (0..mask.rows()).contains(&y);
+            let hand = inside && *mask.at_2d::<u8>(y, x)? > 0;
+            let touch = self.events.iter().any(|e| {
+                matches!(
+                    e.action,
+                    Action::Touch(_)
+                        | Action::Adjust(_)
+                        | Action::Lift(_)
+                        | Action::Release(_)
+                        | Action::Capture(_)
+                ) && e.action.square() == Some(square)
+                    && (e.t - t).abs() <= DWELL
+            });
+            squares.push(SquareTruth {
+                square: square.to_string(),
+                occupant: match piece.map(|p| p.color) {
+                    None => "empty",
+                    Some(Color::White) => "white",
+                    Some(Color::Black) => "black",
+                },
+                piece: piece.map(|p| p.char().to_string()),
+                hand,
+                touch,
+            });
+        }
+        Ok(FrameTruth {
+            t: (t * 1000.0).round() / 1000.0,
+            corners: self
+                .pose
+                .board_corners()
+                .map(|[x, y]| [(x * 100.0).round() / 100.0, (y * 100.0).round() / 100.0]),
+            squares,
+        })
+    }
+}
+
+/// The centre of a square on the board plane.
+pub fn centre(square: Square) -> World {
+    [
+        f64::from(square.file() as u8) + 0.5,
+        f64::from(square.rank() as u8) + 0.5,
+        0.0,
+    ]
+}
+
+/// A hand's path through one gesture: timed fingertip positions.
+#[derive(Debug, Clone)]
+struct Keyframes {
+    side: Color,
+    start: f64,
+    end: f64,
+    points: Vec<(f64, World)>,
+}
+
+impl Keyframes {
+    fn at(&self, t: f64) -> Option<Hand> {
+        if t < self.start || t > self.end || self.points.len() < 2 {
+            return None;
+        }
+        let i = self
+            .points
+            .iter()
+            .rposition(|(kt, _)| *kt <= t)
+            .unwrap_or(0);
+        let (t0, p0) = self.points[i];
+        let (t1, p1) = *self.points.get(i + 1).unwrap_or(&self.points[i]);
+        let s = if t1 > t0 {
+            ((t - t0) / (t1 - t0)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let s = s * s * (3.0 - 2.0 * s);
+        let moving = p0 != p1;
+        let arc = if moving {
+            1.2 * 4.0 * s * (1.0 - s)
+        } else {
+            0.0
+        };
+        Some(Hand {
+            side: self.side,
+            fingertip: [
+                p0[0] + (p1[0] - p0[0]) * s,
+                p0[1] + (p1[1] - p0[1]) * s,
+                p0[2] + (p1[2] - p0[2]) * s + arc,
+            ],
+        })
+    }
+}
+
+/// Where a side's hand waits, off the board on its side.
+fn rest(side: Color) -> World {
+    match side {
+        Color::White => [4.5, -2.6, 2.2],
+        Color::Black => [3.5, 10.6, 2.2],
+    }
+}
+
+/// Height over the board where a hover passes.
+const HOVER_HEIGHT: f64 = 2.3;
+
+fn hand_track(gestures: &[Gesture], events: &[Event], start: &Board) -> Vec<Keyframes> {
+    let mut board = start.clone();
+    let mut replayed = 0;
+    let mut track = Vec::new();
+    for gesture in gestures {
+        if matches!(gesture.kind, "wait" | "declare") {
+            continue;
+        }
+        let mut points = vec![(gesture.start, rest(gesture.side))];
+        if gesture.kind == "clock" {
+            let mid = (gesture.start + gesture.end) / 2.0;
+            points.push((mid, CLOCK));
+        } else if gesture.kind == "hover" {
+            let mid = (gesture.start + gesture.end) / 2.0;
+            for sq in &gesture.squares {
+                let c = centre(*sq);
+                points.push((mid, [c[0], c[1], HOVER_HEIGHT]));
+            }
+        }
+        while replayed < events.len() && events[replayed].t <= gesture.end {
+            let event = events[replayed];
+            replayed += 1;
+            if let Some(sq) = event.action.square() {
+                let role = board.role_at(sq).unwrap_or(match event.action {
+                    Action::Add(_, role) => role,
+                    _ => Role::Pawn,
+                });
+                let c = centre(sq);
+                let tip = [c[0], c[1], pieces::height(role)];
+                points.push((event.t - DWELL, tip));
+                points.push((event.t + DWELL, tip));
+            }
+            apply_to_board(&mut board, &event);
+        }
+        points.push((gesture.end, rest(gesture.side)));
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        track.push(Keyframes {
+            side: gesture.side,
+            start: gesture.start,
+            end: gesture.end,
+            points,
+        });
+    }
+    track
+}
+
+/// Keeps a rough board for fingertip heights: what stands where.
+fn apply_to_board(board: &mut Board, event: &Event) {
+    match event.action {
+        Action::Capture(sq) => {
+            board.discard_piece_at(sq);
+        }
+        Action::Lift(sq) => {
+            board.discard_piece_at(sq);
+        }
+        _ => {}
+    }
+}
