@@ -131,6 +131,8 @@ impl Renderer {
                     held.piece.color,
                     base,
                 )?;
+                // A carried piece hides what lies beneath, as the hand does.
+                self.mask_piece(&mut mask, held.piece.role, base)?;
             }
             draw::draw_hand(&mut img, Some(&mut mask), &self.pose, &self.style, hand)?;
         }
@@ -143,6 +145,24 @@ impl Renderer {
         )?;
         let truth = self.truth(t, table.board(), &mask)?;
         Ok((frame, truth))
+    }
+
+    fn mask_piece(&self, mask: &mut Mat, role: Role, base: World) -> opencv::Result<()> {
+        let mut layer = Mat::new_rows_cols_with_default(
+            self.pose.height,
+            self.pose.width,
+            core::CV_8UC3,
+            Scalar::all(0.0),
+        )?;
+        let mut white = self.style.clone();
+        (white.white_pieces, white.black_pieces) = ([255.0; 3], [255.0; 3]);
+        draw_piece(&mut layer, &self.pose, &white, role, Color::White, base)?;
+        let mut grey = Mat::default();
+        opencv::imgproc::cvt_color_def(&layer, &mut grey, opencv::imgproc::COLOR_BGR2GRAY)?;
+        let mut merged = Mat::default();
+        core::bitwise_or(&*mask, &grey, &mut merged, &core::no_array())?;
+        *mask = merged;
+        Ok(())
     }
 
     fn draw_shadows(&self, img: &mut Mat, board: &Board) -> opencv::Result<()> {

