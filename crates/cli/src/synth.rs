@@ -1,5 +1,6 @@
 //! `referee synth SCENARIO --out DIR`: renders a scenario file (contracts.md
-//! §3) to DIR/video.avi and DIR/truth.json.
+//! §3) to DIR/video.avi and DIR/truth.json. `referee synth --dataset N
+//! --seed S --out DIR`: N labelled single frames for training.
 
 use std::path::PathBuf;
 
@@ -8,14 +9,27 @@ use anyhow::Result;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The scenario file.
-    scenario: PathBuf,
-    /// Where video.avi and truth.json go (created if missing).
+    #[arg(required_unless_present = "dataset", conflicts_with = "dataset")]
+    scenario: Option<PathBuf>,
+    /// Where the output goes (created if missing).
     #[arg(long)]
     out: PathBuf,
+    /// Instead of a scenario: this many labelled single frames for training.
+    #[arg(long)]
+    dataset: Option<usize>,
+    /// The dataset's seed.
+    #[arg(long, default_value_t = 0, requires = "dataset")]
+    seed: u64,
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let rendered = referee_synth::render_file(&args.scenario, &args.out)?;
+    let Some(scenario) = &args.scenario else {
+        let count =
+            referee_synth::dataset::write_dataset(args.dataset.unwrap_or(0), args.seed, &args.out)?;
+        println!("wrote {count} labelled frames to {}", args.out.display());
+        return Ok(());
+    };
+    let rendered = referee_synth::render_file(scenario, &args.out)?;
     println!(
         "rendered {} frames to {} and {}",
         rendered.frames,

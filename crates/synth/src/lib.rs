@@ -10,9 +10,11 @@
 //!   truth of each frame; [`camera`], [`style`], [`pieces`] and [`draw`]
 //!   make the picture.
 //! - [`output`]: `referee synth`: video.avi and truth.json.
+//! - [`dataset`]: `referee synth --dataset`: labelled single frames for training.
 
 pub mod camera;
 pub mod choreography;
+pub mod dataset;
 pub mod draw;
 mod error;
 pub mod output;
