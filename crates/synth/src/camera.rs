@@ -48,7 +48,8 @@ impl Pose {
             camera.roll.to_radians(),
         );
         let focal_px = f64::from(camera.height) * 1.1;
-        let distance = BOARD_WITH_BORDER * focal_px / (BOARD_FILL * f64::from(camera.height));
+        let distance =
+            BOARD_WITH_BORDER * focal_px / (BOARD_FILL * camera.zoom * f64::from(camera.height));
         let dir = [tilt.sin() * yaw.sin(), -tilt.sin() * yaw.cos(), tilt.cos()];
         let eye = add(TARGET, scale(dir, distance));
         let forward = normalize(sub(TARGET, eye));
@@ -84,6 +85,15 @@ impl Pose {
     /// A copy turned by `drift` degrees of tilt and yaw.
     pub fn drifted(&self, camera: &Camera, drift: [f64; 2]) -> Self {
         Self::new(camera, drift, self.k1)
+    }
+
+    /// How far the camera has turned from its pose at `t` (degrees of tilt
+    /// and yaw): slow drift, plus a bump's sudden turn once it happened.
+    pub fn drift_at(camera: &Camera, t: f64) -> [f64; 2] {
+        let slow = camera.drift * t / 60.0;
+        let bumped = camera.bump.is_some_and(|at| t >= at);
+        let kick = if bumped { [2.5, 4.0] } else { [0.0, 0.0] };
+        [slow * 0.5 + kick[0], slow + kick[1]]
     }
 
     /// Image pixel of a world point (in front of the camera).

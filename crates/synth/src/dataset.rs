@@ -51,13 +51,13 @@ pub fn write_dataset(count: usize, seed: u64, out: &Path) -> Result<usize, Rende
         let mut rng =
             ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(index as u64));
         let (text, action, yaw) = random_scene(&mut rng, index as u64 ^ seed.rotate_left(17));
-        let scenario = Scenario::parse(&text).map_err(|source| RenderError::Scenario {
+        let scenario = Scenario::parse(&text).map_err(|error| RenderError::Scenario {
             path: format!("dataset sample {index}"),
-            source,
+            error,
         })?;
-        let played = choreograph(&scenario).map_err(|source| RenderError::Scenario {
+        let played = choreograph(&scenario).map_err(|error| RenderError::Scenario {
             path: format!("dataset sample {index}"),
-            source,
+            error,
         })?;
         let start = crate::output::start_position(&scenario).map_err(|e| RenderError::Write {
             path: format!("dataset sample {index}"),
@@ -104,12 +104,18 @@ fn random_scene(rng: &mut ChaCha8Rng, camera_seed: u64) -> (String, &'static str
     let mut text = format!("start fen {fen}\n");
     let _ = writeln!(
         text,
-        "camera seed={camera_seed} tilt={:.1} yaw={yaw:.1} roll={:.1} light={:.2} noise={:.2} blur={:.2}",
+        "camera seed={camera_seed} tilt={:.1} yaw={yaw:.1} roll={:.1} light={:.2} noise={:.2} blur={:.2} zoom={:.2} occlusion={:.2}",
         rng.random_range(0.0..25.0),
         rng.random_range(-6.0..6.0),
         rng.random_range(0.7..1.3),
         rng.random_range(0.0..0.4),
         rng.random_range(0.0..0.5),
+        rng.random_range(0.6..1.15),
+        if rng.random_bool(0.15) {
+            rng.random_range(0.05..0.3)
+        } else {
+            0.0
+        },
     );
     let occupied: Vec<Square> = pos.board().occupied().into_iter().collect();
     let own: Vec<Square> = pos.us().into_iter().collect();

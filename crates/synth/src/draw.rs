@@ -315,8 +315,9 @@ pub fn draw_hand(
 }
 
 /// The scene's light as a per-pixel gain (float, 3 channels): colour
-/// temperature, uneven light, glare. Computed once per scene.
-pub fn light_map(pose: &Pose, style: &Style) -> opencv::Result<Mat> {
+/// temperature, uneven light, glare, and the shadow of someone standing by
+/// covering `occlusion` of the image from its left edge. Computed once per scene.
+pub fn light_map(pose: &Pose, style: &Style, occlusion: f64) -> opencv::Result<Mat> {
     let (w, h) = (pose.width, pose.height);
     let mut map = Mat::new_rows_cols_with_default(h, w, CV_32FC3, Scalar::all(0.0))?;
     let glare = style
@@ -333,6 +334,11 @@ pub fn light_map(pose: &Pose, style: &Style) -> opencv::Result<Mat> {
             let mut gain = 1.0 - style.vignette * r * r;
             gain += 0.25 * style.vignette * (dx * style.light_dir[0] - dy * style.light_dir[1])
                 / (diag / 2.0);
+            let shadow_edge =
+                occlusion * f64::from(w) * (1.0 + 0.3 * (f64::from(y) / f64::from(h) * 6.0).sin());
+            if f64::from(x) < shadow_edge {
+                gain *= 0.45;
+            }
             if let Some([gx, gy]) = glare {
                 let d2 = ((f64::from(x) - gx).powi(2) + (f64::from(y) - gy).powi(2))
                     / (0.01 * diag * diag);

@@ -38,11 +38,10 @@ pub struct Rendered {
 /// Why a scenario could not be rendered.
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Scenario {
         path: String,
-        #[source]
-        source: crate::ScenarioError,
+        error: crate::ScenarioError,
     },
     #[error("cannot read {path}: {reason}")]
     Read { path: String, reason: String },
@@ -71,21 +70,21 @@ pub fn render_file(path: &Path, out: &Path) -> Result<Rendered, RenderError> {
         path: name.clone(),
         reason: e.to_string(),
     })?;
-    let scenario = Scenario::parse(&text).map_err(|source| RenderError::Scenario {
+    let scenario = Scenario::parse(&text).map_err(|error| RenderError::Scenario {
         path: name.clone(),
-        source,
+        error,
     })?;
     render(&scenario, out).map_err(|e| match e {
-        RenderError::Scenario { source, .. } => RenderError::Scenario { path: name, source },
+        RenderError::Scenario { error, .. } => RenderError::Scenario { path: name, error },
         other => other,
     })
 }
 
 /// Renders a parsed scenario into `out`.
 pub fn render(scenario: &Scenario, out: &Path) -> Result<Rendered, RenderError> {
-    let scenario_error = |source| RenderError::Scenario {
+    let scenario_error = |error| RenderError::Scenario {
         path: String::new(),
-        source,
+        error,
     };
     let played = choreograph(scenario).map_err(scenario_error)?;
     let start = start_position(scenario).map_err(|e| {

@@ -69,8 +69,8 @@ impl Renderer {
         let mut rng = ChaCha8Rng::seed_from_u64(camera.seed);
         let style = style.unwrap_or_else(|| Style::random(&mut rng));
         let pose = Pose::with_lens(camera, &mut rng);
-        let background = draw::background(&pose, &style, &mut rng)?;
-        let light = draw::light_map(&pose, &style)?;
+        let background = draw::background(&pose, &style, &mut background_rng(camera.seed))?;
+        let light = draw::light_map(&pose, &style, camera.occlusion)?;
         let track = hand_track(&played.gestures, &played.events, start.board());
         Ok(Self {
             camera: camera.clone(),
@@ -90,20 +90,38 @@ impl Renderer {
 
     /// The frame at time `t` and its truth.
     pub fn frame(&self, t: f64, index: u64) -> opencv::Result<(Mat, FrameTruth)> {
+        let drift = Pose::drift_at(&self.camera, t);
+        if drift == [0.0, 0.0] {
+            return self.frame_from(&self.pose, &self.background, t, index);
+        }
+        // The camera moved: the same scene, seen from its new pose.
+        let pose = self.pose.drifted(&self.camera, drift);
+        let background =
+            draw::background(&pose, &self.style, &mut background_rng(self.camera.seed))?;
+        self.frame_from(&pose, &background, t, index)
+    }
+
+    fn frame_from(
+        &self,
+        pose: &Pose,
+        background: &Mat,
+        t: f64,
+        index: u64,
+    ) -> opencv::Result<(Mat, FrameTruth)> {
         let table = self.table_at(t);
         let hand = self.hand_at(t);
-        let mut img = self.background.clone();
-        self.draw_shadows(&mut img, table.board())?;
+        let mut img = background.clone();
+        self.draw_shadows(&mut img, pose, table.board())?;
         let mut standing: Vec<(Square, shakmaty::Piece)> = table.board().iter().collect();
         standing.sort_by(|a, b| {
-            let ya = self.pose.project(centre(a.0))[1];
-            let yb = self.pose.project(centre(b.0))[1];
+            let ya = pose.project(centre(a.0))[1];
+            let yb = pose.project(centre(b.0))[1];
             ya.total_cmp(&yb)
         });
         for (square, piece) in standing {
             draw_piece(
                 &mut img,
-                &self.pose,
+                pose,
                 &self.style,
                 piece.role,
                 piece.color,
@@ -111,8 +129,8 @@ impl Renderer {
             )?;
         }
         let mut mask = Mat::new_rows_cols_with_default(
-            self.pose.height,
-            self.pose.width,
+            pose.height,
+            pose.width,
             core::CV_8UC1,
             Scalar::all(0.0),
         )?;
@@ -125,16 +143,16 @@ impl Renderer {
                 ];
                 draw_piece(
                     &mut img,
-                    &self.pose,
+                    pose,
                     &self.style,
                     held.piece.role,
                     held.piece.color,
                     base,
                 )?;
                 // A carried piece hides what lies beneath, as the hand does.
-                self.mask_piece(&mut mask, held.piece.role, base)?;
+                self.mask_piece(&mut mask, pose, held.piece.role, base)?;
             }
-            draw::draw_hand(&mut img, Some(&mut mask), &self.pose, &self.style, hand)?;
+            draw::draw_hand(&mut img, Some(&mut mask), pose, &self.style, hand)?;
         }
         let frame = draw::camera_faults(
             &img,
@@ -143,20 +161,26 @@ impl Renderer {
             self.camera.blur,
             self.camera.seed ^ index,
         )?;
-        let truth = self.truth(t, table.board(), &mask)?;
+        let truth = self.truth(pose, t, table.board(), &mask)?;
         Ok((frame, truth))
     }
 
-    fn mask_piece(&self, mask: &mut Mat, role: Role, base: World) -> opencv::Result<()> {
+    fn mask_piece(
+        &self,
+        mask: &mut Mat,
+        pose: &Pose,
+        role: Role,
+        base: World,
+    ) -> opencv::Result<()> {
         let mut layer = Mat::new_rows_cols_with_default(
-            self.pose.height,
-            self.pose.width,
+            pose.height,
+            pose.width,
             core::CV_8UC3,
             Scalar::all(0.0),
         )?;
         let mut white = self.style.clone();
         (white.white_pieces, white.black_pieces) = ([255.0; 3], [255.0; 3]);
-        draw_piece(&mut layer, &self.pose, &white, role, Color::White, base)?;
+        draw_piece(&mut layer, pose, &white, role, Color::White, base)?;
         let mut grey = Mat::default();
         opencv::imgproc::cvt_color_def(&layer, &mut grey, opencv::imgproc::COLOR_BGR2GRAY)?;
         let mut merged = Mat::default();
@@ -165,7 +189,7 @@ impl Renderer {
         Ok(())
     }
 
-    fn draw_shadows(&self, img: &mut Mat, board: &Board) -> opencv::Result<()> {
+    fn draw_shadows(&self, img: &mut Mat, pose: &Pose, board: &Board) -> opencv::Result<()> {
         let mut overlay = img.clone();
         for (square, piece) in board.iter() {
             let c = centre(square);
@@ -180,7 +204,7 @@ impl Renderer {
                 ];
                 ring(
                     &mut overlay,
-                    &self.pose,
+                    pose,
                     at,
                     0.27 - 0.04 * f,
                     [25.0, 25.0, 25.0],
@@ -218,11 +242,11 @@ impl Renderer {
         self.track.iter().find_map(|k| k.at(t))
     }
 
-    fn truth(&self, t: f64, board: &Board, mask: &Mat) -> opencv::Result<FrameTruth> {
+    fn truth(&self, pose: &Pose, t: f64, board: &Board, mask: &Mat) -> opencv::Result<FrameTruth> {
         let mut squares = Vec::with_capacity(64);
         for square in Square::ALL {
             let piece = board.piece_at(square);
-            let p = self.pose.project(centre(square));
+            let p = pose.project(centre(square));
             let (x, y) = (p[0].round() as i32, p[1].round() as i32);
             let inside = (0..mask.cols()).contains(&x) && (0..mask.rows()).contains(&y);
             let hand = inside && *mask.at_2d::<u8>(y, x)? > 0;
@@ -251,13 +275,18 @@ impl Renderer {
         }
         Ok(FrameTruth {
             t: (t * 1000.0).round() / 1000.0,
-            corners: self
-                .pose
+            corners: pose
                 .board_corners()
                 .map(|[x, y]| [(x * 100.0).round() / 100.0, (y * 100.0).round() / 100.0]),
             squares,
         })
     }
+}
+
+/// The generator of the background's texture: the same for every pose of
+/// one scene, so that a moved camera sees the same table and board.
+fn background_rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_ba5e)
 }
 
 /// The centre of a square on the board plane.

@@ -23,6 +23,13 @@ pub struct Camera {
     pub noise: f64,
     pub blur: f64,
     pub occlusion: f64,
+    /// How much of the image the board fills, against the default (an
+    /// extension of §3: the camera's height).
+    pub zoom: f64,
+    /// Slow drift of tilt and yaw, degrees a minute (extension).
+    pub drift: f64,
+    /// When the camera is bumped, seconds (extension): a sudden turn of a few degrees.
+    pub bump: Option<f64>,
 }
 
 impl Default for Camera {
@@ -39,6 +46,9 @@ impl Default for Camera {
             noise: 0.0,
             blur: 0.0,
             occlusion: 0.0,
+            zoom: 1.0,
+            drift: 0.0,
+            bump: None,
         }
     }
 }
@@ -197,9 +207,12 @@ fn apply_camera(camera: &mut Camera, setting: &str) -> Result<(), String> {
         "noise" => camera.noise = number(0.0..=1.0)?,
         "blur" => camera.blur = number(0.0..=1.0)?,
         "occlusion" => camera.occlusion = number(0.0..=1.0)?,
+        "zoom" => camera.zoom = number(0.5..=1.2)?,
+        "drift" => camera.drift = number(0.0..=30.0)?,
+        "bump" => camera.bump = Some(number(0.0..=36000.0)?),
         other => {
             return Err(format!(
-                "unknown camera setting `{other}` (seed, size, fps, tilt, yaw, roll, light, noise, blur, occlusion)"
+                "unknown camera setting `{other}` (seed, size, fps, tilt, yaw, roll, light, noise, blur, occlusion, zoom, drift, bump)"
             ));
         }
     }
@@ -301,7 +314,7 @@ mod tests {
             ("move e2e9", 1, "not a move"),
             ("clock\nstart startpos", 2, "before the first action"),
             ("camera tilt=99", 1, "outside"),
-            ("camera zoom=2", 1, "unknown camera setting"),
+            ("camera focus=2", 1, "unknown camera setting"),
             ("# fine\njump e4", 2, "unknown command"),
             ("by red touch e2", 1, "white or black"),
             ("touch", 1, "needs a square"),

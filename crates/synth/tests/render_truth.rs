@@ -158,3 +158,31 @@ fn the_same_scenario_renders_byte_identical() {
     }
     let _ = (std::fs::remove_dir_all(a), std::fs::remove_dir_all(b));
 }
+
+#[test]
+fn a_bumped_camera_moves_the_corners_in_the_truth() {
+    let out = out_dir("bump");
+    let rendered = referee_synth::render_file(&scenario("camera_bump.scn"), &out).expect("renders");
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(&rendered.truth).expect("truth"))
+            .expect("json");
+    let corners_at = |t: f64| -> [[f64; 2]; 4] {
+        let frame = truth["frames"]
+            .as_array()
+            .expect("frames")
+            .iter()
+            .find(|f| (f["t"].as_f64().expect("t") - t).abs() < 1e-6)
+            .expect("a frame at t");
+        serde_json::from_value(frame["corners"].clone()).expect("corners")
+    };
+    let shift = |a: [[f64; 2]; 4], b: [[f64; 2]; 4]| {
+        a.iter()
+            .zip(b)
+            .map(|(p, q)| ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt())
+            .fold(0.0, f64::max)
+    };
+    // Slow drift: under a pixel in a twentieth of a second; the bump: many pixels at once.
+    assert!(shift(corners_at(1.0), corners_at(1.05)) < 1.0);
+    assert!(shift(corners_at(4.45), corners_at(4.5)) > 5.0);
+    let _ = std::fs::remove_dir_all(out);
+}

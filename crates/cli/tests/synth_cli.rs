@@ -1,0 +1,105 @@
+//! `referee synth` as a user runs it: the real binary writes a video and its
+//! truth, a dataset, and refuses a bad scenario in one line naming the line.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn referee(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .output()
+        .expect("the referee binary runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("referee-synth-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn renders_a_scenario_to_video_and_truth() {
+    let scenario =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/scenarios/two_hands.scn");
+    let out = temp("two-hands");
+    let run = referee(&[
+        "synth",
+        scenario.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("truth.json")).expect("truth"))
+            .expect("json");
+    for key in ["events", "moves", "fps", "frames"] {
+        assert!(truth.get(key).is_some(), "truth lacks {key}");
+    }
+    assert_eq!(
+        truth["frames"][0]["squares"]
+            .as_array()
+            .expect("squares")
+            .len(),
+        64
+    );
+    assert!(
+        std::fs::metadata(out.join("video.avi"))
+            .expect("video")
+            .len()
+            > 10_000
+    );
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[test]
+fn writes_a_labelled_dataset() {
+    let out = temp("dataset");
+    let run = referee(&[
+        "synth",
+        "--dataset",
+        "6",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let labels = std::fs::read_to_string(out.join("labels.jsonl")).expect("labels");
+    assert_eq!(labels.lines().count(), 6);
+    for line in labels.lines() {
+        let label: serde_json::Value = serde_json::from_str(line).expect("json");
+        assert!(out.join(label["file"].as_str().expect("file")).exists());
+        assert_eq!(label["squares"].as_array().expect("squares").len(), 64);
+    }
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[test]
+fn a_bad_scenario_is_refused_in_one_line() {
+    let dir = temp("bad");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("bad.scn");
+    std::fs::write(&path, "move e2e4\nclock\nmove e2e4\n").expect("write");
+    let run = referee(&[
+        "synth",
+        path.to_str().expect("utf-8"),
+        "--out",
+        dir.join("out").to_str().expect("utf-8"),
+    ]);
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("bad.scn: line 3: move e2e4 is not legal"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
