@@ -25,7 +25,7 @@ pub struct Args {
     tags: Vec<(String, String)>,
 }
 
-fn parse_tag(text: &str) -> Result<(String, String), String> {
+pub fn parse_tag(text: &str) -> Result<(String, String), String> {
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| format!("`{text}` is not Name=Value"))?;

@@ -3,6 +3,7 @@
 //! line on standard error with a non-zero exit.
 
 mod arbitrate;
+mod replay;
 mod report;
 mod synth;
 
@@ -22,6 +23,8 @@ struct Cli {
 enum Command {
     /// Run the rules engine alone on a physical event log (JSON Lines).
     Arbitrate(arbitrate::Args),
+    /// Referee a recorded video offline through the whole chain.
+    Replay(replay::Args),
     /// Render a scenario file to an overhead video and its exact truth.
     Synth(synth::Args),
 }
@@ -31,6 +34,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Arbitrate(args) => arbitrate::run(&args),
         Command::Synth(args) => synth::run(&args),
+        Command::Replay(args) => replay::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

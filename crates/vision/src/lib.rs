@@ -3,13 +3,23 @@
 //! - [`rectify`]: the board's four corners in the image → a square, top-down
 //!   image of the board (OpenCV's perspective warp), with a margin around the
 //!   playing area since pieces lean out of their squares in perspective.
+//! - [`baseline`]: the per-game colour baseline (occupancy by nearest
+//!   centroid, calibrated on the start position) and what covers the board.
 //! - [`runtime`]: ONNX Runtime, loaded from the shared library that
 //!   `scripts/setup` extracts from PyPI's wheel, and the sessions that run
 //!   the project's models.
 
+pub mod baseline;
 mod error;
+pub mod eyes;
 pub mod rectify;
 pub mod runtime;
+pub mod video;
 
+pub use baseline::{
+    Change, ChangeDetector, ColourBaseline, Occupant, Orientation, orientation_from_start,
+};
 pub use error::{Error, Result};
+pub use eyes::{BoardReading, Eyes};
 pub use rectify::{BoardCorners, RectifiedBoard, Rectifier, SquareStats, read_image};
+pub use video::VideoReader;

@@ -1,0 +1,192 @@
+//! `referee replay VIDEO [--json] [--pgn-out FILE] [--corners …] [--fen FEN]`:
+//! referees a recorded video offline through the whole chain (decode,
+//! locate, detect, track, rules), with a progress bar on the terminal.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, anyhow};
+use indicatif::{ProgressBar, ProgressStyle};
+use referee_rules::pgn::Tags;
+use referee_rules::{Event, Referee, Verdict};
+use referee_tracker::{Observation, Tracker};
+use referee_vision::{BoardCorners, Eyes, VideoReader};
+use shakmaty::Position;
+
+use crate::report;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The video file.
+    video: PathBuf,
+    /// Print the verdict as JSON (contracts.md §2).
+    #[arg(long)]
+    json: bool,
+    /// Also write the PGN to this file.
+    #[arg(long)]
+    pgn_out: Option<PathBuf>,
+    /// The playing area's corners in the image, clockwise from top-left:
+    /// x1,y1,x2,y2,x3,y3,x4,y4.
+    #[arg(long, value_parser = parse_corners)]
+    corners: Option<BoardCorners>,
+    /// The starting position (default: the standard one).
+    #[arg(long)]
+    fen: Option<String>,
+    /// A PGN tag, `Name=Value` (repeatable).
+    #[arg(long = "tag", value_parser = crate::arbitrate::parse_tag)]
+    tags: Vec<(String, String)>,
+}
+
+/// Parses `x1,y1,…,x4,y4`.
+pub fn parse_corners(text: &str) -> Result<BoardCorners, String> {
+    let numbers: Vec<f32> = text
+        .split(',')
+        .map(|v| {
+            v.trim()
+                .parse::<f32>()
+                .map_err(|_| format!("`{v}` is not a number"))
+        })
+        .collect::<Result<_, _>>()?;
+    let [x1, y1, x2, y2, x3, y3, x4, y4] = numbers[..] else {
+        return Err(format!(
+            "expected 8 numbers x1,y1,…,x4,y4, got {}",
+            numbers.len()
+        ));
+    };
+    let corners = BoardCorners([[x1, y1], [x2, y2], [x3, y3], [x4, y4]]);
+    corners.validate().map_err(|e| e.to_string())?;
+    Ok(corners)
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let corners = args.corners.ok_or_else(|| {
+        anyhow!("--corners is needed: finding the board by itself comes with the learned detector (give x1,y1,…,x4,y4)")
+    })?;
+    let verdict = replay(
+        &args.video,
+        corners,
+        args.fen.as_deref(),
+        Tags(args.tags.clone()),
+        true,
+    )?;
+    if let Some(path) = &args.pgn_out {
+        std::fs::write(path, &verdict.pgn)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&verdict)?);
+    } else {
+        print!("{}", report::for_people(&verdict));
+    }
+    Ok(())
+}
+
+/// Milliseconds each stage took, one entry a frame.
+#[derive(Debug, Default)]
+struct StageTimes {
+    decode: Vec<f64>,
+    locate: Vec<f64>,
+    detect: Vec<f64>,
+    track: Vec<f64>,
+    rules: Vec<f64>,
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn elapsed_ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1e3
+}
+
+/// Runs the chain over a whole video.
+pub fn replay(
+    video: &Path,
+    corners: BoardCorners,
+    fen: Option<&str>,
+    tags: Tags,
+    progress: bool,
+) -> Result<Verdict> {
+    let started = Instant::now();
+    let mut reader = VideoReader::open(video)?;
+    let mut referee = Referee::from_fen(fen, tags).map_err(|e| anyhow!("--fen: {e}"))?;
+    let start = referee.position().clone();
+    let first = reader
+        .next_frame()?
+        .ok_or_else(|| anyhow!("{}: the video has no frames", video.display()))?;
+    let mut eyes = Eyes::calibrate(&first, corners, start.board(), None)
+        .with_context(|| format!("{}: calibrating on the first frame", video.display()))?;
+    let mut tracker = Tracker::new(start);
+    let bar = if progress {
+        ProgressBar::new(reader.length.unwrap_or(0))
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {pos}/{len} frames {per_sec} {wide_bar} {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut times = StageTimes::default();
+    let mut events: Vec<Event> = Vec::new();
+    let mut rejected = 0u64;
+    let mut frame = Some(first);
+    let mut index = 0u64;
+    while let Some(image) = frame {
+        let t = index as f64 / reader.fps;
+        let clock = Instant::now();
+        let board = eyes.locate(&image)?;
+        times.locate.push(elapsed_ms(clock));
+        let clock = Instant::now();
+        let reading = eyes.detect(&board)?;
+        times.detect.push(elapsed_ms(clock));
+        let clock = Instant::now();
+        let step = tracker.push(&Observation {
+            t,
+            changed: reading.changed,
+            // The colour baseline sees no fingertips: touches come with the hand model.
+            fingertip: None,
+            still: reading.still(),
+        });
+        if step.accept {
+            eyes.accept();
+        }
+        times.track.push(elapsed_ms(clock));
+        let clock = Instant::now();
+        for event in step.events {
+            match referee.apply(&event) {
+                Ok(_) => events.push(event),
+                Err(_) => rejected += 1,
+            }
+        }
+        times.rules.push(elapsed_ms(clock));
+        index += 1;
+        bar.inc(1);
+        let clock = Instant::now();
+        frame = reader.next_frame()?;
+        times.decode.push(elapsed_ms(clock));
+    }
+    bar.finish_and_clear();
+    referee.finish();
+    let mut verdict = referee.verdict();
+    verdict.events = events;
+    let seconds = started.elapsed().as_secs_f64();
+    let stage_ms = serde_json::json!({
+        "decode": median(&mut times.decode),
+        "locate": median(&mut times.locate),
+        "detect": median(&mut times.detect),
+        "track": median(&mut times.track),
+        "rules": median(&mut times.rules),
+    });
+    let stats = &mut verdict.stats;
+    stats.insert("frames".into(), index.into());
+    stats.insert("seconds".into(), seconds.into());
+    stats.insert("fps".into(), (index as f64 / seconds).into());
+    stats.insert("stage_ms".into(), stage_ms);
+    stats.insert("events_rejected".into(), rejected.into());
+    stats.insert("white_side".into(), eyes.orientation().white_side().into());
+    Ok(verdict)
+}

@@ -1,0 +1,115 @@
+//! `referee replay` on rendered games: the whole chain (OpenCV decode and
+//! warp, the colour baseline, the tracker, the rules engine) reads back the
+//! moves of a scenario from its video, with the corners of its truth.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn referee(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .output()
+        .expect("the referee binary runs")
+}
+
+fn render(name: &str) -> (PathBuf, serde_json::Value) {
+    let scenario = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../tests/data/scenarios/{name}.scn"));
+    let out = std::env::temp_dir().join(format!("referee-replay-{}-{name}", std::process::id()));
+    let run = referee(&[
+        "synth",
+        scenario.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let truth =
+        serde_json::from_str(&std::fs::read_to_string(out.join("truth.json")).expect("truth"))
+            .expect("json");
+    (out, truth)
+}
+
+fn corners(truth: &serde_json::Value) -> String {
+    let corners: Vec<f64> = truth["frames"][0]["corners"]
+        .as_array()
+        .expect("corners")
+        .iter()
+        .flat_map(|p| {
+            p.as_array()
+                .expect("point")
+                .iter()
+                .map(|v| v.as_f64().expect("number"))
+        })
+        .collect();
+    corners
+        .iter()
+        .map(|v| format!("{v:.2}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn sans(value: &serde_json::Value) -> Vec<String> {
+    value["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["san"].as_str().expect("san").to_string())
+        .collect()
+}
+
+#[test]
+fn replays_rendered_games_into_their_moves() {
+    for name in ["touch_move_nc6", "two_hands", "opponent_touch"] {
+        let (out, truth) = render(name);
+        let video = out.join("video.avi");
+        let run = referee(&[
+            "replay",
+            video.to_str().expect("utf-8"),
+            "--json",
+            "--corners",
+            &corners(&truth),
+        ]);
+        assert!(
+            run.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let verdict: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+        assert_eq!(sans(&verdict), sans(&truth), "{name}");
+        let stats = &verdict["stats"];
+        assert!(stats["frames"].as_u64().expect("frames") > 50, "{name}");
+        for stage in ["decode", "locate", "detect", "track", "rules"] {
+            assert!(
+                stats["stage_ms"][stage].as_f64().is_some(),
+                "{name}: no {stage} time"
+            );
+        }
+        assert_eq!(stats["white_side"], "bottom", "{name}");
+        assert!(!verdict["events"].as_array().expect("events").is_empty());
+        let _ = std::fs::remove_dir_all(out);
+    }
+}
+
+#[test]
+fn missing_corners_or_video_are_clear_errors() {
+    let run = referee(&[
+        "replay",
+        "/nonexistent/game.avi",
+        "--corners",
+        "10,10,300,10,300,300,10,300",
+    ]);
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("/nonexistent/game.avi") && err.lines().count() == 1,
+        "{err}"
+    );
+    let run = referee(&["replay", "/nonexistent/game.avi"]);
+    assert!(String::from_utf8_lossy(&run.stderr).contains("--corners"));
+    let run = referee(&["replay", "x.avi", "--corners", "1,2,3"]);
+    assert!(String::from_utf8_lossy(&run.stderr).contains("expected 8 numbers"));
+}

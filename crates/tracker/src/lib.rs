@@ -1,0 +1,444 @@
+//! The tracker: per-frame observations of one board → physical events
+//! (contracts.md §1), in time order.
+//!
+//! Input: for each frame its time, which squares differ from the last
+//! accepted picture of the board, whether the picture is still, and where a
+//! fingertip rests (when the eyes can tell). Output: `touch` when a
+//! fingertip dwells on a piece, and the `lift`, `capture`, `add` and
+//! `release` events of a move once the board is still again; and when to
+//! take the present picture as the new accepted one.
+//!
+//! The position decides what is possible: a change becomes a move only when
+//! exactly one legal move changes exactly those squares, and only after the
+//! picture has been still with that change for several frames; so a square
+//! misread for a few frames, or a hand resting on the board, never becomes a
+//! move.
+
+use shakmaty::{CastlingSide, Chess, Move, Position, Role, Square};
+
+use referee_rules::{Action, Event};
+
+/// One frame as the eyes saw it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observation {
+    /// Seconds since the stream started.
+    pub t: f64,
+    /// Squares that differ from the last accepted picture, one bit per `Square` index.
+    pub changed: u64,
+    /// The square a fingertip rests on, from eyes that can see fingertips
+    /// (the colour baseline cannot: it gives `None`).
+    pub fingertip: Option<Square>,
+    /// The picture did not change since the previous frame.
+    pub still: bool,
+}
+
+/// What one frame made known.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Step {
+    pub events: Vec<Event>,
+    /// A move was read: the present picture is the new accepted board.
+    pub accept: bool,
+}
+
+/// Frames a fingertip must rest on one square to count as a deliberate touch.
+pub const DWELL_FRAMES: u32 = 3;
+/// Still frames with the same change before a move is accepted.
+pub const STABLE_FRAMES: u32 = 4;
+
+/// Turns observations into events.
+#[derive(Debug, Clone)]
+pub struct Tracker {
+    pos: Chess,
+    /// Touches already reported this turn.
+    touched: Vec<Square>,
+    dwell: Option<(Square, u32)>,
+    /// The same change seen still, and for how many frames.
+    pending: Option<(u64, u32)>,
+    /// When the picture last moved.
+    last_motion: f64,
+    last_t: f64,
+    /// When each square was first seen changed since the last accepted picture.
+    first_changed: [Option<f64>; 64],
+}
+
+impl Tracker {
+    /// A tracker for a game from `start`.
+    pub fn new(start: Chess) -> Self {
+        Self {
+            pos: start,
+            touched: Vec::new(),
+            dwell: None,
+            pending: None,
+            last_motion: 0.0,
+            last_t: 0.0,
+            first_changed: [None; 64],
+        }
+    }
+
+    /// The position after the moves seen so far.
+    pub fn position(&self) -> &Chess {
+        &self.pos
+    }
+
+    /// Takes one frame.
+    pub fn push(&mut self, obs: &Observation) -> Step {
+        let mut step = Step::default();
+        self.follow_fingertip(obs, &mut step.events);
+        for (index, first) in self.first_changed.iter_mut().enumerate() {
+            if obs.changed & (1 << index) != 0 && first.is_none() {
+                *first = Some(obs.t);
+            }
+        }
+        if !obs.still {
+            self.last_motion = obs.t;
+            self.pending = None;
+            return step;
+        }
+        if obs.changed == 0 {
+            self.pending = None;
+            return step;
+        }
+        let frames = match self.pending {
+            Some((changed, n)) if changed == obs.changed => n + 1,
+            _ => 1,
+        };
+        self.pending = Some((obs.changed, frames));
+        if frames < STABLE_FRAMES {
+            return step;
+        }
+        if let Some(moves) = explain_sequence(&self.pos, obs.changed, &self.first_changed) {
+            let t = self.last_motion.max(self.last_t);
+            for m in moves {
+                self.emit_move(&mut step.events, t, m);
+                self.pos.play_unchecked(m);
+            }
+            self.touched.clear();
+            self.pending = None;
+            self.first_changed = [None; 64];
+            step.accept = true;
+        }
+        step
+    }
+
+    /// A fingertip resting on a piece for [`DWELL_FRAMES`] is a deliberate
+    /// touch; passing over is not.
+    fn follow_fingertip(&mut self, obs: &Observation, events: &mut Vec<Event>) {
+        let Some(tip) = obs.fingertip else {
+            self.dwell = None;
+            return;
+        };
+        let frames = match self.dwell {
+            Some((sq, n)) if sq == tip => n + 1,
+            _ => 1,
+        };
+        self.dwell = Some((tip, frames));
+        let occupied = self.pos.board().piece_at(tip).is_some();
+        if frames == DWELL_FRAMES && occupied && !self.touched.contains(&tip) {
+            self.touched.push(tip);
+            self.emit(events, obs.t, Action::Touch(tip));
+        }
+    }
+
+    fn emit(&mut self, events: &mut Vec<Event>, t: f64, action: Action) {
+        let t = t.max(self.last_t);
+        self.last_t = t;
+        events.push(Event::new(t, action));
+    }
+
+    /// The events of a move made the ordinary way, all at `t`.
+    fn emit_move(&mut self, events: &mut Vec<Event>, t: f64, m: Move) {
+        let us = self.pos.turn();
+        let actions: Vec<Action> = match m {
+            Move::Castle { king, rook } => {
+                let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
+                vec![
+                    Action::Lift(king),
+                    Action::Release(side.king_to(us)),
+                    Action::Lift(rook),
+                    Action::Release(side.rook_to(us)),
+                ]
+            }
+            Move::EnPassant { from, to } => vec![
+                Action::Lift(from),
+                Action::Release(to),
+                Action::Capture(Square::from_coords(to.file(), from.rank())),
+            ],
+            Move::Normal {
+                from,
+                to,
+                capture,
+                promotion,
+                ..
+            } => {
+                let mut actions = vec![Action::Lift(from)];
+                if capture.is_some() {
+                    actions.push(Action::Capture(to));
+                }
+                if let Some(role) = promotion {
+                    actions.push(Action::Capture(from));
+                    actions.push(Action::Add(to, role));
+                }
+                actions.push(Action::Release(to));
+                actions
+            }
+            Move::Put { .. } => Vec::new(),
+        };
+        for action in actions {
+            self.emit(events, t, action);
+        }
+    }
+}
+
+/// The squares a move empties or fills, one bit per `Square` index.
+pub fn squares_changed(pos: &Chess, m: &Move) -> u64 {
+    let bit = |sq: Square| 1u64 << usize::from(sq);
+    match *m {
+        Move::Castle { king, rook } => {
+            let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
+            let us = pos.turn();
+            bit(king) | bit(rook) | bit(side.king_to(us)) | bit(side.rook_to(us))
+        }
+        Move::EnPassant { from, to } => {
+            bit(from) | bit(to) | bit(Square::from_coords(to.file(), from.rank()))
+        }
+        Move::Normal { from, to, .. } => bit(from) | bit(to),
+        Move::Put { to, .. } => bit(to),
+    }
+}
+
+/// The one legal move that changes exactly `changed` (a promotion is taken
+/// to a queen: the squares cannot tell the piece); `None` when no move, or
+/// more than one, does.
+pub fn explain(pos: &Chess, changed: u64) -> Option<Move> {
+    let mut found = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.promotion().is_none_or(|r| r == Role::Queen))
+        .filter(|m| squares_changed(pos, m) == changed);
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
+/// Longest run of moves made with no still picture between them that the
+/// tracker untangles.
+pub const MAX_SEQUENCE: usize = 4;
+
+/// The squares whose content differs between two boards.
+fn board_difference(a: &shakmaty::Board, b: &shakmaty::Board) -> u64 {
+    Square::ALL
+        .into_iter()
+        .filter(|sq| a.piece_at(*sq) != b.piece_at(*sq))
+        .fold(0, |bits, sq| bits | 1 << usize::from(sq))
+}
+
+/// The moves that together change exactly `changed` when several were made
+/// with no still picture between them (up to [`MAX_SEQUENCE`]), every move
+/// within the changed squares. Among several orders, the one whose squares
+/// changed in that order (by `first_changed`) wins. `None` when nothing
+/// explains the change, or two different end positions would.
+pub fn explain_sequence(
+    pos: &Chess,
+    changed: u64,
+    first_changed: &[Option<f64>; 64],
+) -> Option<Vec<Move>> {
+    if let Some(m) = explain(pos, changed) {
+        return Some(vec![m]);
+    }
+    let mut found: Vec<Vec<Move>> = Vec::new();
+    let mut path = Vec::new();
+    search(pos, pos, changed, &mut path, &mut found);
+    let end = |moves: &[Move]| {
+        let mut after = pos.clone();
+        for m in moves {
+            after.play_unchecked(*m);
+        }
+        after.board().clone()
+    };
+    let first_end = end(found.first()?);
+    if found.iter().any(|moves| end(moves) != first_end) {
+        return None;
+    }
+    // Order: each move's squares should have changed no earlier than the previous move's.
+    let when = |m: &Move| {
+        let squares = squares_changed(pos, m);
+        Square::ALL
+            .into_iter()
+            .filter(|sq| squares & (1 << usize::from(*sq)) != 0)
+            .filter_map(|sq| first_changed[usize::from(sq)])
+            .fold(f64::INFINITY, f64::min)
+    };
+    found.into_iter().min_by(|a, b| {
+        let disorder = |moves: &Vec<Move>| {
+            moves
+                .windows(2)
+                .filter(|w| when(&w[0]) > when(&w[1]))
+                .count()
+        };
+        disorder(a).cmp(&disorder(b))
+    })
+}
+
+fn search(
+    start: &Chess,
+    pos: &Chess,
+    changed: u64,
+    path: &mut Vec<Move>,
+    found: &mut Vec<Vec<Move>>,
+) {
+    if path.len() >= MAX_SEQUENCE || found.len() > 64 {
+        return;
+    }
+    for m in pos.legal_moves() {
+        if m.promotion().is_some_and(|r| r != Role::Queen)
+            || squares_changed(pos, &m) & !changed != 0
+        {
+            continue;
+        }
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        path.push(m);
+        if path.len() >= 2 && board_difference(start.board(), after.board()) == changed {
+            found.push(path.clone());
+        } else {
+            search(start, &after, changed, path, found);
+        }
+        path.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bits(squares: &[Square]) -> u64 {
+        squares.iter().fold(0, |b, sq| b | 1 << usize::from(*sq))
+    }
+
+    fn frame(t: f64, changed: &[Square], still: bool, fingertip: Option<Square>) -> Observation {
+        Observation {
+            t,
+            changed: bits(changed),
+            fingertip,
+            still,
+        }
+    }
+
+    #[test]
+    fn a_dwell_is_a_touch_and_a_still_change_a_move() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        // The hand reaches e2 and rests there, the picture moving.
+        for _ in 0..4 {
+            t += 0.05;
+            events.extend(
+                tracker
+                    .push(&frame(
+                        t,
+                        &[Square::E1, Square::E2],
+                        false,
+                        Some(Square::E2),
+                    ))
+                    .events,
+            );
+        }
+        // The hand has gone; e2 and e4 differ from the accepted picture.
+        let mut accepted = false;
+        for _ in 0..6 {
+            t += 0.05;
+            let step = tracker.push(&frame(t, &[Square::E2, Square::E4], true, None));
+            accepted |= step.accept;
+            events.extend(step.events);
+        }
+        assert!(accepted);
+        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        assert_eq!(
+            actions,
+            [
+                Action::Touch(Square::E2),
+                Action::Lift(Square::E2),
+                Action::Release(Square::E4)
+            ]
+        );
+        assert!(events.windows(2).all(|w| w[0].t <= w[1].t));
+    }
+
+    #[test]
+    fn a_brief_change_or_a_resting_hand_makes_no_move() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        // Two still frames with e2 and e4 changed, then gone.
+        for k in 0..2 {
+            events.extend(
+                tracker
+                    .push(&frame(
+                        0.05 * f64::from(k),
+                        &[Square::E2, Square::E4],
+                        true,
+                        None,
+                    ))
+                    .events,
+            );
+        }
+        // A hand resting still over d2, d3 and d4: no legal move changes those.
+        for k in 0..10 {
+            events.extend(
+                tracker
+                    .push(&frame(
+                        0.2 + 0.05 * f64::from(k),
+                        &[Square::D2, Square::D3, Square::D4],
+                        true,
+                        None,
+                    ))
+                    .events,
+            );
+        }
+        assert!(events.is_empty(), "{events:?}");
+    }
+
+    #[test]
+    fn moves_made_without_a_pause_are_untangled_in_the_order_seen() {
+        let start = Chess::default();
+        let mut after = start.clone();
+        let mut first_changed = [None; 64];
+        for (k, uci) in ["e2e4", "e7e5", "d1h5", "b8c6"].into_iter().enumerate() {
+            let m = uci
+                .parse::<shakmaty::uci::UciMove>()
+                .expect("uci")
+                .to_move(&after)
+                .expect("legal");
+            for sq in [m.from().expect("from"), m.to()] {
+                first_changed[usize::from(sq)].get_or_insert(k as f64);
+            }
+            after.play_unchecked(m);
+        }
+        let changed = board_difference(start.board(), after.board());
+        let moves = explain_sequence(&start, changed, &first_changed).expect("explained");
+        let ucis: Vec<String> = moves
+            .iter()
+            .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+            .collect();
+        assert_eq!(ucis, ["e2e4", "e7e5", "d1h5", "b8c6"]);
+    }
+
+    #[test]
+    fn castling_changes_four_squares_and_en_passant_three() {
+        let pos: Chess = "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .expect("fen")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("legal");
+        let castle = explain(
+            &pos,
+            bits(&[Square::E1, Square::F1, Square::G1, Square::H1]),
+        )
+        .expect("O-O");
+        assert!(castle.is_castle());
+        let ep = explain(&pos, bits(&[Square::E5, Square::D6, Square::D5])).expect("exd6");
+        assert!(ep.is_en_passant());
+        assert!(
+            explain(&pos, bits(&[Square::E1, Square::G1])).is_none(),
+            "half a castling is no move"
+        );
+    }
+}

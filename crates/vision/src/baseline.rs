@@ -1,0 +1,301 @@
+//! The per-game colour baseline: reads what stands on each square from
+//! plain colour statistics, calibrated on the game's known start position,
+//! and finds what covers the board (a hand, an arm) by difference with the
+//! last still picture.
+//!
+//! Input: rectified boards ([`RectifiedBoard`]) and the start position's
+//! occupancy. Output: per square `empty`, `white` or `black`; the squares
+//! that changed since the last accepted picture; how much the picture
+//! moves. It cannot tell piece types or fingertips: it is the reference and
+//! the fallback for the learned detector.
+
+use opencv::core::{self, Mat};
+use opencv::imgproc;
+
+use crate::error::OpenCvContext;
+use crate::{RectifiedBoard, Result};
+
+/// What stands on a square, as colour can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Occupant {
+    Empty,
+    White,
+    Black,
+}
+
+/// Which way the board lies in the rectified image: the cell (row, col)
+/// of a square (file 0..8, rank 0..8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Orientation {
+    /// White's first rank along the bottom row.
+    WhiteBottom,
+    WhiteTop,
+    WhiteLeft,
+    WhiteRight,
+}
+
+impl Orientation {
+    pub const ALL: [Orientation; 4] = [
+        Orientation::WhiteBottom,
+        Orientation::WhiteTop,
+        Orientation::WhiteLeft,
+        Orientation::WhiteRight,
+    ];
+
+    /// The rectified cell index (row-major) of the square at `file`, `rank`.
+    pub fn cell(self, file: usize, rank: usize) -> usize {
+        let (row, col) = match self {
+            Orientation::WhiteBottom => (7 - rank, file),
+            Orientation::WhiteTop => (rank, 7 - file),
+            Orientation::WhiteLeft => (file, rank),
+            Orientation::WhiteRight => (7 - file, 7 - rank),
+        };
+        row * 8 + col
+    }
+
+    /// The name contracts.md uses for the edge nearest White.
+    pub fn white_side(self) -> &'static str {
+        match self {
+            Orientation::WhiteBottom => "bottom",
+            Orientation::WhiteTop => "top",
+            Orientation::WhiteLeft => "left",
+            Orientation::WhiteRight => "right",
+        }
+    }
+}
+
+/// Fraction of each square's side trimmed before measuring (pieces lean).
+const INSET: f32 = 0.25;
+/// Per square: mean B, G, R and twice the grey spread.
+fn features(board: &RectifiedBoard) -> Result<Vec<[f32; 4]>> {
+    let colours = board.square_colours(INSET)?;
+    let stats = board.square_stats(INSET)?;
+    Ok((0..64)
+        .map(|i| {
+            [
+                colours[i][0],
+                colours[i][1],
+                colours[i][2],
+                2.0 * stats[i].spread,
+            ]
+        })
+        .collect())
+}
+
+fn distance(a: [f32; 4], b: [f32; 4]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| (x - y).powi(2)).sum()
+}
+
+/// Nearest-centroid colour model, one set of centroids for each square colour.
+#[derive(Debug, Clone)]
+pub struct ColourBaseline {
+    /// [parity][empty, white, black].
+    centroids: [[[f32; 4]; 3]; 2],
+}
+
+impl ColourBaseline {
+    /// Calibrates on a board whose occupancy is known, `known[cell]`.
+    /// Returns `None` when some class is missing (every square colour needs
+    /// empty squares, white and black pieces).
+    pub fn calibrate(board: &RectifiedBoard, known: &[Occupant; 64]) -> Result<Option<Self>> {
+        let features = features(board)?;
+        let mut sums = [[[0.0f32; 4]; 3]; 2];
+        let mut counts = [[0.0f32; 3]; 2];
+        for (cell, feature) in features.iter().enumerate() {
+            let (p, k) = (parity(cell), class(known[cell]));
+            for c in 0..4 {
+                sums[p][k][c] += feature[c];
+            }
+            counts[p][k] += 1.0;
+        }
+        if counts.iter().flatten().any(|&n| n == 0.0) {
+            return Ok(None);
+        }
+        let mut centroids = [[[0.0; 4]; 3]; 2];
+        for p in 0..2 {
+            for k in 0..3 {
+                centroids[p][k] = sums[p][k].map(|s| s / counts[p][k]);
+            }
+        }
+        Ok(Some(Self { centroids }))
+    }
+
+    /// Reads every cell of a board.
+    pub fn read(&self, board: &RectifiedBoard) -> Result<[Occupant; 64]> {
+        let features = features(board)?;
+        let mut read = [Occupant::Empty; 64];
+        for (cell, feature) in features.iter().enumerate() {
+            let centroids = &self.centroids[parity(cell)];
+            let nearest = (0..3)
+                .min_by(|&a, &b| {
+                    distance(*feature, centroids[a]).total_cmp(&distance(*feature, centroids[b]))
+                })
+                .expect("three classes");
+            read[cell] = [Occupant::Empty, Occupant::White, Occupant::Black][nearest];
+        }
+        Ok(read)
+    }
+}
+
+/// Finds which way the board lies from a picture of the start position:
+/// White's two ranks are the brighter edge pair.
+pub fn orientation_from_start(board: &RectifiedBoard) -> Result<Orientation> {
+    let stats = board.square_stats(INSET)?;
+    let score = |o: Orientation| {
+        let mut white = 0.0;
+        let mut black = 0.0;
+        for file in 0..8 {
+            for rank in [0, 1] {
+                white += stats[o.cell(file, rank)].mean;
+            }
+            for rank in [6, 7] {
+                black += stats[o.cell(file, rank)].mean;
+            }
+        }
+        white - black
+    };
+    Ok(Orientation::ALL
+        .into_iter()
+        .max_by(|a, b| score(*a).total_cmp(&score(*b)))
+        .expect("four orientations"))
+}
+
+fn parity(cell: usize) -> usize {
+    (cell / 8 + cell % 8) % 2
+}
+
+fn class(occupant: Occupant) -> usize {
+    match occupant {
+        Occupant::Empty => 0,
+        Occupant::White => 1,
+        Occupant::Black => 2,
+    }
+}
+
+/// Which squares changed since the last accepted board picture, and how
+/// much the picture moves from one frame to the next.
+///
+/// A move changes exactly the squares it empties and fills (two, three for
+/// en passant, four for castling), so matching the changed set against the
+/// legal moves reads moves without telling piece colours apart.
+#[derive(Debug, Default)]
+pub struct ChangeDetector {
+    reference: Option<Mat>,
+    previous: Option<Mat>,
+    /// The reference was taken from a still picture (not a glitched first frame).
+    settled: bool,
+}
+
+/// One frame's change reading.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Change {
+    /// Cells that differ from the reference picture (bit per cell).
+    pub cells: u64,
+    /// Percentage of pixels that changed clearly since the previous frame:
+    /// the picture is still when it is small.
+    pub motion: f64,
+}
+
+/// Motion (percent of pixels) under which a first picture counts as still.
+const SETTLED_MOTION: f64 = 0.5;
+/// Mean Lab difference (summed over channels) that marks a square changed.
+const CHANGE_MIN: f32 = 14.0;
+/// A square must also differ this many times more than the median square.
+const CHANGE_OVER_MEDIAN: f32 = 4.0;
+/// Fraction of each square's side left out when comparing (edges shift
+/// with small camera movements).
+const CHANGE_INSET: f32 = 0.15;
+
+impl ChangeDetector {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Compares a board with the reference picture and the previous frame.
+    /// The first board becomes the reference.
+    pub fn observe(&mut self, board: &RectifiedBoard) -> Result<Change> {
+        let lab = blurred_lab(&board.image)?;
+        let motion = match &self.previous {
+            Some(previous) => changed_percent(&lab, previous)?,
+            None => 0.0,
+        };
+        // Until the picture has been still once, the reference follows it:
+        // a camera's first frames are often half-decoded or still exposing.
+        if self.reference.is_none() || (!self.settled && motion < SETTLED_MOTION) {
+            self.settled = self.reference.is_some();
+            self.reference = Some(lab.clone());
+        }
+        let cells = match &self.reference {
+            Some(reference) => changed_cells(board, &lab, reference)?,
+            None => 0,
+        };
+        self.previous = Some(lab);
+        Ok(Change { cells, motion })
+    }
+
+    /// Takes the last frame as the new reference (a move was accepted).
+    pub fn rebase(&mut self) {
+        if let Some(previous) = &self.previous {
+            self.reference = Some(previous.clone());
+            self.settled = true;
+        }
+    }
+}
+
+fn blurred_lab(image: &Mat) -> Result<Mat> {
+    let mut blurred = Mat::default();
+    imgproc::gaussian_blur_def(image, &mut blurred, core::Size::new(5, 5), 1.5)
+        .doing("smoothing")?;
+    let mut lab = Mat::default();
+    imgproc::cvt_color_def(&blurred, &mut lab, imgproc::COLOR_BGR2Lab)
+        .doing("converting to Lab")?;
+    Ok(lab)
+}
+
+/// Grey levels of change between consecutive frames that count as motion.
+const MOTION_DIFF: f64 = 15.0;
+
+/// Percentage of pixels whose largest channel changed by more than [`MOTION_DIFF`].
+fn changed_percent(a: &Mat, b: &Mat) -> Result<f64> {
+    let mut diff = Mat::default();
+    core::absdiff(a, b, &mut diff).doing("differencing frames")?;
+    let mut channels = core::Vector::<Mat>::new();
+    core::split(&diff, &mut channels).doing("splitting channels")?;
+    let mut largest = channels.get(0).doing("a channel")?;
+    for c in 1..channels.len() {
+        let mut next = Mat::default();
+        core::max(&largest, &channels.get(c).doing("a channel")?, &mut next)
+            .doing("combining channels")?;
+        largest = next;
+    }
+    let mut changed = Mat::default();
+    imgproc::threshold(
+        &largest,
+        &mut changed,
+        MOTION_DIFF,
+        100.0,
+        imgproc::THRESH_BINARY,
+    )
+    .doing("thresholding motion")?;
+    Ok(core::mean(&changed, &core::no_array()).doing("measuring motion")?[0])
+}
+
+fn changed_cells(board: &RectifiedBoard, lab: &Mat, reference: &Mat) -> Result<u64> {
+    let mut diff = Mat::default();
+    core::absdiff(lab, reference, &mut diff).doing("differencing with the reference")?;
+    let mut scores = [0.0f32; 64];
+    for (cell, score) in scores.iter_mut().enumerate() {
+        let rect = board.square_rect((cell / 8) as i32, (cell % 8) as i32, CHANGE_INSET);
+        let roi = Mat::roi(&diff, rect).doing("taking a square")?;
+        let mean = core::mean(&roi, &core::no_array()).doing("measuring change")?;
+        *score = (mean[0] + mean[1] + mean[2]) as f32;
+    }
+    let mut sorted = scores;
+    sorted.sort_by(f32::total_cmp);
+    let threshold = CHANGE_MIN.max(CHANGE_OVER_MEDIAN * sorted[32]);
+    Ok(scores
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| **s > threshold)
+        .fold(0, |bits, (cell, _)| bits | 1 << cell))
+}
