@@ -14,7 +14,7 @@
 //! misread for a few frames, or a hand resting on the board, never becomes a
 //! move.
 
-use shakmaty::{CastlingSide, Chess, Move, Position, Role, Square};
+use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
 use referee_rules::{Action, Event};
 
@@ -40,6 +40,15 @@ pub struct Step {
     pub accept: bool,
 }
 
+/// What a still change was read as.
+#[derive(Debug, Clone)]
+struct Reading {
+    /// Moves the change completes, in order.
+    completed: Vec<Move>,
+    /// The boards the table passes through, each made by that side's hand.
+    steps: Vec<(Color, Board)>,
+}
+
 /// Frames a fingertip must rest on one square to count as a deliberate touch.
 pub const DWELL_FRAMES: u32 = 3;
 /// Still frames with the same change before a move is accepted.
@@ -48,7 +57,11 @@ pub const STABLE_FRAMES: u32 = 4;
 /// Turns observations into events.
 #[derive(Debug, Clone)]
 pub struct Tracker {
+    /// The position after the last completed move (the rules engine's record).
     pos: Chess,
+    /// What stands on the board as the events so far leave it: the position,
+    /// or the position with a move (or part of one) made on it.
+    table: Board,
     /// Touches already reported this turn.
     touched: Vec<Square>,
     dwell: Option<(Square, u32)>,
@@ -65,6 +78,7 @@ impl Tracker {
     /// A tracker for a game from `start`.
     pub fn new(start: Chess) -> Self {
         Self {
+            table: start.board().clone(),
             pos: start,
             touched: Vec::new(),
             dwell: None,
@@ -106,11 +120,16 @@ impl Tracker {
         if frames < STABLE_FRAMES {
             return step;
         }
-        if let Some(moves) = explain_sequence(&self.pos, obs.changed, &self.first_changed) {
+        if let Some(reading) = self.interpret(obs.changed) {
             let t = self.last_motion.max(self.last_t);
-            for m in moves {
-                self.emit_move(&mut step.events, t, m);
+            for m in reading.completed {
                 self.pos.play_unchecked(m);
+            }
+            for (mover, target) in reading.steps {
+                for action in transition(&self.table, &target, mover) {
+                    self.emit(&mut step.events, t, action);
+                }
+                self.table = target;
             }
             self.touched.clear();
             self.pending = None;
@@ -118,6 +137,68 @@ impl Tracker {
             step.accept = true;
         }
         step
+    }
+
+    /// What a still change means: the moves it completes (played on the
+    /// record's position) and the boards it passes through, each with the
+    /// side whose hand makes it. Tried in order: the opponent's reply to the
+    /// move standing on the table; a legal move of the side to move, seen
+    /// from the table (it may finish a move begun, like castling after the
+    /// rook, or move on a piece already set down); a run of moves made with
+    /// no pause between them.
+    fn interpret(&self, changed: u64) -> Option<Reading> {
+        let reads = |board: &Board| board_difference(&self.table, board) == changed;
+        let unique = |pos: &Chess| -> Option<Move> {
+            let mut found = pos.legal_moves().into_iter().filter(|m| {
+                m.promotion().is_none_or(|r| r == Role::Queen) && reads(result(pos, m).board())
+            });
+            let first = found.next()?;
+            found.next().is_none().then_some(first)
+        };
+        let us = self.pos.turn();
+        let standing = self
+            .pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| result(&self.pos, m).board() == &self.table);
+        // The opponent's reply to a move standing on the table: ordinary play,
+        // so it is preferred to the mover going on with the same turn.
+        if let Some(m0) = standing {
+            let after = result(&self.pos, &m0);
+            if let Some(m) = unique(&after) {
+                let board = result(&after, &m).board().clone();
+                return Some(Reading {
+                    completed: vec![m0],
+                    steps: vec![(!us, board)],
+                });
+            }
+        }
+        if let Some(m) = unique(&self.pos) {
+            let board = result(&self.pos, &m).board().clone();
+            return Some(Reading {
+                completed: Vec::new(),
+                steps: vec![(us, board)],
+            });
+        }
+        let (mut completed, from) = match standing {
+            Some(m0) => (vec![m0], result(&self.pos, &m0)),
+            None if &self.table == self.pos.board() => (Vec::new(), self.pos.clone()),
+            None => return None,
+        };
+        let run = explain_sequence(&from, changed, &self.first_changed)?;
+        let mut steps = Vec::new();
+        let mut pos = from;
+        for (index, m) in run.iter().enumerate() {
+            let mover = pos.turn();
+            let next = result(&pos, m);
+            steps.push((mover, next.board().clone()));
+            // Every move but the last is completed by the next one.
+            if index + 1 < run.len() {
+                completed.push(*m);
+            }
+            pos = next;
+        }
+        Some(Reading { completed, steps })
     }
 
     /// A fingertip resting on a piece for [`DWELL_FRAMES`] is a deliberate
@@ -144,49 +225,69 @@ impl Tracker {
         self.last_t = t;
         events.push(Event::new(t, action));
     }
+}
 
-    /// The events of a move made the ordinary way, all at `t`.
-    fn emit_move(&mut self, events: &mut Vec<Event>, t: f64, m: Move) {
-        let us = self.pos.turn();
-        let actions: Vec<Action> = match m {
-            Move::Castle { king, rook } => {
-                let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
-                vec![
-                    Action::Lift(king),
-                    Action::Release(side.king_to(us)),
-                    Action::Lift(rook),
-                    Action::Release(side.rook_to(us)),
-                ]
-            }
-            Move::EnPassant { from, to } => vec![
-                Action::Lift(from),
-                Action::Release(to),
-                Action::Capture(Square::from_coords(to.file(), from.rank())),
-            ],
-            Move::Normal {
-                from,
-                to,
-                capture,
-                promotion,
-                ..
-            } => {
-                let mut actions = vec![Action::Lift(from)];
-                if capture.is_some() {
-                    actions.push(Action::Capture(to));
-                }
-                if let Some(role) = promotion {
-                    actions.push(Action::Capture(from));
-                    actions.push(Action::Add(to, role));
-                }
-                actions.push(Action::Release(to));
-                actions
-            }
-            Move::Put { .. } => Vec::new(),
-        };
-        for action in actions {
-            self.emit(events, t, action);
+/// The position after `m`.
+fn result(pos: &Chess, m: &Move) -> Chess {
+    let mut after = pos.clone();
+    after.play_unchecked(*m);
+    after
+}
+
+/// The physical events that turn board `from` into board `to`, the mover's
+/// hand doing it: each of its pieces lifted and set down on its new square
+/// (the king before the rook), a piece standing there captured first,
+/// opponent's pieces left over taken off, a pawn that became another piece
+/// exchanged for it.
+pub fn transition(from: &Board, to: &Board, mover: Color) -> Vec<Action> {
+    let differs = |sq: &Square| from.piece_at(*sq) != to.piece_at(*sq);
+    let mut sources: Vec<(Square, Piece)> = Square::ALL
+        .into_iter()
+        .filter(differs)
+        .filter_map(|sq| {
+            from.piece_at(sq)
+                .filter(|p| p.color == mover)
+                .map(|p| (sq, p))
+        })
+        .collect();
+    let mut victims: Vec<Square> = Square::ALL
+        .into_iter()
+        .filter(differs)
+        .filter(|sq| from.piece_at(*sq).is_some_and(|p| p.color != mover))
+        .collect();
+    let mut targets: Vec<(Square, Piece)> = Square::ALL
+        .into_iter()
+        .filter(differs)
+        .filter_map(|sq| to.piece_at(sq).map(|p| (sq, p)))
+        .collect();
+    // The king first, as castling is made.
+    targets.sort_by_key(|(_, p)| p.role != Role::King);
+    let mut actions = Vec::new();
+    for (to_sq, piece) in targets {
+        let source = sources
+            .iter()
+            .position(|(_, p)| *p == piece)
+            .or_else(|| sources.iter().position(|(_, p)| p.role == Role::Pawn));
+        let Some(index) = source else { continue };
+        let (from_sq, moved) = sources.remove(index);
+        let capture_here = victims
+            .iter()
+            .position(|v| *v == to_sq)
+            .map(|i| victims.remove(i));
+        if moved == piece {
+            actions.push(Action::Lift(from_sq));
+            actions.extend(capture_here.map(Action::Capture));
+            actions.push(Action::Release(to_sq));
+        } else {
+            // Promotion: the pawn off, the new piece in.
+            actions.extend(capture_here.map(Action::Capture));
+            actions.push(Action::Capture(from_sq));
+            actions.push(Action::Add(to_sq, piece.role));
+            actions.push(Action::Release(to_sq));
         }
     }
+    actions.extend(victims.into_iter().map(Action::Capture));
+    actions
 }
 
 /// The squares a move empties or fills, one bit per `Square` index.
@@ -224,7 +325,7 @@ pub fn explain(pos: &Chess, changed: u64) -> Option<Move> {
 pub const MAX_SEQUENCE: usize = 4;
 
 /// The squares whose content differs between two boards.
-fn board_difference(a: &shakmaty::Board, b: &shakmaty::Board) -> u64 {
+pub fn board_difference(a: &Board, b: &Board) -> u64 {
     Square::ALL
         .into_iter()
         .filter(|sq| a.piece_at(*sq) != b.piece_at(*sq))
