@@ -25,6 +25,10 @@ pub struct Observation {
     pub t: f64,
     /// Squares that differ from the last accepted picture, one bit per `Square` index.
     pub changed: u64,
+    /// How strongly each square differs (any scale), by `Square` index: a
+    /// piece leaving or arriving changes its square more than its shadow
+    /// changes a neighbour.
+    pub scores: [f32; 64],
     /// The square a fingertip rests on, from eyes that can see fingertips
     /// (the colour baseline cannot: it gives `None`).
     pub fingertip: Option<Square>,
@@ -51,8 +55,10 @@ struct Reading {
 
 /// Frames a fingertip must rest on one square to count as a deliberate touch.
 pub const DWELL_FRAMES: u32 = 3;
-/// Still frames with the same change before a move is accepted.
-pub const STABLE_FRAMES: u32 = 4;
+/// Still frames with the same change before a move is accepted…
+pub const STABLE_FRAMES: u32 = 2;
+/// …spanning at least this long (seconds), whatever the frame rate.
+pub const STABLE_SECONDS: f64 = 0.15;
 
 /// Turns observations into events.
 #[derive(Debug, Clone)]
@@ -65,8 +71,8 @@ pub struct Tracker {
     /// Touches already reported this turn.
     touched: Vec<Square>,
     dwell: Option<(Square, u32)>,
-    /// The same change seen still, and for how many frames.
-    pending: Option<(u64, u32)>,
+    /// The same change seen still: which, since when, for how many frames.
+    pending: Option<(u64, f64, u32)>,
     /// When the picture last moved.
     last_motion: f64,
     last_t: f64,
@@ -112,15 +118,19 @@ impl Tracker {
             self.pending = None;
             return step;
         }
-        let frames = match self.pending {
-            Some((changed, n)) if changed == obs.changed => n + 1,
-            _ => 1,
+        let (since, frames) = match self.pending {
+            Some((changed, since, n)) if changed == obs.changed => (since, n + 1),
+            _ => (obs.t, 1),
         };
-        self.pending = Some((obs.changed, frames));
-        if frames < STABLE_FRAMES {
+        self.pending = Some((obs.changed, since, frames));
+        if frames < STABLE_FRAMES || obs.t - since < STABLE_SECONDS {
             return step;
         }
-        if let Some(reading) = self.interpret(obs.changed) {
+        let change = ChangeSet {
+            bits: obs.changed,
+            scores: obs.scores,
+        };
+        if let Some(reading) = self.interpret(&change) {
             let t = self.last_motion.max(self.last_t);
             for m in reading.completed {
                 self.pos.play_unchecked(m);
@@ -146,14 +156,14 @@ impl Tracker {
     /// from the table (it may finish a move begun, like castling after the
     /// rook, or move on a piece already set down); a run of moves made with
     /// no pause between them.
-    fn interpret(&self, changed: u64) -> Option<Reading> {
-        let reads = |board: &Board| board_difference(&self.table, board) == changed;
+    fn interpret(&self, change: &ChangeSet) -> Option<Reading> {
         let unique = |pos: &Chess| -> Option<Move> {
-            let mut found = pos.legal_moves().into_iter().filter(|m| {
-                m.promotion().is_none_or(|r| r == Role::Queen) && reads(result(pos, m).board())
-            });
-            let first = found.next()?;
-            found.next().is_none().then_some(first)
+            best(pos.legal_moves().into_iter().filter_map(|m| {
+                let fit = change.fits(board_difference(&self.table, result(pos, &m).board()))?;
+                m.promotion()
+                    .is_none_or(|r| r == Role::Queen)
+                    .then_some((m, fit))
+            }))
         };
         let us = self.pos.turn();
         let standing = self
@@ -185,7 +195,7 @@ impl Tracker {
             None if &self.table == self.pos.board() => (Vec::new(), self.pos.clone()),
             None => return None,
         };
-        let run = explain_sequence(&from, changed, &self.first_changed)?;
+        let run = explain_sequence(&from, change, &self.first_changed)?;
         let mut steps = Vec::new();
         let mut pos = from;
         for (index, m) in run.iter().enumerate() {
@@ -307,17 +317,75 @@ pub fn squares_changed(pos: &Chess, m: &Move) -> u64 {
     }
 }
 
-/// The one legal move that changes exactly `changed` (a promotion is taken
-/// to a queen: the squares cannot tell the piece); `None` when no move, or
-/// more than one, does.
-pub fn explain(pos: &Chess, changed: u64) -> Option<Move> {
-    let mut found = pos
-        .legal_moves()
-        .into_iter()
-        .filter(|m| m.promotion().is_none_or(|r| r == Role::Queen))
-        .filter(|m| squares_changed(pos, m) == changed);
-    let first = found.next()?;
-    found.next().is_none().then_some(first)
+/// The squares that changed, and how strongly each did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChangeSet {
+    /// Squares over the eyes' threshold, one bit per `Square` index.
+    pub bits: u64,
+    pub scores: [f32; 64],
+}
+
+/// A changed square left out of an explanation must have changed less than
+/// this share of the weakest square the explanation changes (a shadow, a
+/// leaning neighbour).
+const WEAK_SHARE: f32 = 0.5;
+
+impl ChangeSet {
+    /// A change where every square in `bits` changed equally.
+    pub fn exact(bits: u64) -> Self {
+        let mut scores = [0.0; 64];
+        for (index, score) in scores.iter_mut().enumerate() {
+            if bits & (1 << index) != 0 {
+                *score = 1.0;
+            }
+        }
+        Self { bits, scores }
+    }
+
+    /// How well `squares` explains the change: every one of them changed,
+    /// and every other changed square changed much less. Returns the
+    /// weakest change among them (the confidence), or `None`.
+    pub fn fits(&self, squares: u64) -> Option<f32> {
+        if squares == 0 || squares & !self.bits != 0 {
+            return None;
+        }
+        let weakest = Square::ALL
+            .into_iter()
+            .map(usize::from)
+            .filter(|i| squares & (1 << i) != 0)
+            .map(|i| self.scores[i])
+            .fold(f32::INFINITY, f32::min);
+        let extra = self.bits & !squares;
+        let strongest_extra = (0..64)
+            .filter(|i| extra & (1 << i) != 0)
+            .map(|i| self.scores[i])
+            .fold(0.0, f32::max);
+        (strongest_extra < WEAK_SHARE * weakest).then_some(weakest)
+    }
+}
+
+/// The candidate that fits best, unless another fits as well.
+fn best<T>(candidates: impl Iterator<Item = (T, f32)>) -> Option<T> {
+    let mut ranked: Vec<(T, f32)> = candidates.collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut ranked = ranked.into_iter();
+    let (first, score) = ranked.next()?;
+    match ranked.next() {
+        Some((_, second)) if second >= score * 0.999 => None,
+        _ => Some(first),
+    }
+}
+
+/// The legal move that best explains the change (a promotion is taken to a
+/// queen: the squares cannot tell the piece); `None` when no move does, or
+/// two do equally well.
+pub fn explain(pos: &Chess, change: &ChangeSet) -> Option<Move> {
+    best(
+        pos.legal_moves()
+            .into_iter()
+            .filter(|m| m.promotion().is_none_or(|r| r == Role::Queen))
+            .filter_map(|m| change.fits(squares_changed(pos, &m)).map(|fit| (m, fit))),
+    )
 }
 
 /// Longest run of moves made with no still picture between them that the
@@ -339,15 +407,15 @@ pub fn board_difference(a: &Board, b: &Board) -> u64 {
 /// explains the change, or two different end positions would.
 pub fn explain_sequence(
     pos: &Chess,
-    changed: u64,
+    change: &ChangeSet,
     first_changed: &[Option<f64>; 64],
 ) -> Option<Vec<Move>> {
-    if let Some(m) = explain(pos, changed) {
+    if let Some(m) = explain(pos, change) {
         return Some(vec![m]);
     }
     let mut found: Vec<Vec<Move>> = Vec::new();
     let mut path = Vec::new();
-    search(pos, pos, changed, &mut path, &mut found);
+    search(pos, pos, change, &mut path, &mut found);
     let end = |moves: &[Move]| {
         let mut after = pos.clone();
         for m in moves {
@@ -382,7 +450,7 @@ pub fn explain_sequence(
 fn search(
     start: &Chess,
     pos: &Chess,
-    changed: u64,
+    change: &ChangeSet,
     path: &mut Vec<Move>,
     found: &mut Vec<Vec<Move>>,
 ) {
@@ -391,17 +459,21 @@ fn search(
     }
     for m in pos.legal_moves() {
         if m.promotion().is_some_and(|r| r != Role::Queen)
-            || squares_changed(pos, &m) & !changed != 0
+            || squares_changed(pos, &m) & !change.bits != 0
         {
             continue;
         }
         let mut after = pos.clone();
         after.play_unchecked(m);
         path.push(m);
-        if path.len() >= 2 && board_difference(start.board(), after.board()) == changed {
+        if path.len() >= 2
+            && change
+                .fits(board_difference(start.board(), after.board()))
+                .is_some()
+        {
             found.push(path.clone());
         } else {
-            search(start, &after, changed, path, found);
+            search(start, &after, change, path, found);
         }
         path.pop();
     }
@@ -416,9 +488,11 @@ mod tests {
     }
 
     fn frame(t: f64, changed: &[Square], still: bool, fingertip: Option<Square>) -> Observation {
+        let change = ChangeSet::exact(bits(changed));
         Observation {
             t,
-            changed: bits(changed),
+            changed: change.bits,
+            scores: change.scores,
             fingertip,
             still,
         }
@@ -514,7 +588,8 @@ mod tests {
             after.play_unchecked(m);
         }
         let changed = board_difference(start.board(), after.board());
-        let moves = explain_sequence(&start, changed, &first_changed).expect("explained");
+        let moves = explain_sequence(&start, &ChangeSet::exact(changed), &first_changed)
+            .expect("explained");
         let ucis: Vec<String> = moves
             .iter()
             .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
@@ -529,17 +604,22 @@ mod tests {
             .expect("fen")
             .into_position(shakmaty::CastlingMode::Standard)
             .expect("legal");
+        let exact = |squares: &[Square]| ChangeSet::exact(bits(squares));
         let castle = explain(
             &pos,
-            bits(&[Square::E1, Square::F1, Square::G1, Square::H1]),
+            &exact(&[Square::E1, Square::F1, Square::G1, Square::H1]),
         )
         .expect("O-O");
         assert!(castle.is_castle());
-        let ep = explain(&pos, bits(&[Square::E5, Square::D6, Square::D5])).expect("exd6");
+        let ep = explain(&pos, &exact(&[Square::E5, Square::D6, Square::D5])).expect("exd6");
         assert!(ep.is_en_passant());
         assert!(
-            explain(&pos, bits(&[Square::E1, Square::G1])).is_none(),
+            explain(&pos, &exact(&[Square::E1, Square::G1])).is_none(),
             "half a castling is no move"
         );
+        // A weak change beside the strong ones (a shadow) does not hide the move.
+        let mut shadowed = exact(&[Square::E1, Square::F1, Square::G1, Square::H1, Square::F2]);
+        shadowed.scores[usize::from(Square::F2)] = 0.3;
+        assert!(explain(&pos, &shadowed).is_some_and(|m| m.is_castle()));
     }
 }

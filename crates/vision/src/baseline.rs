@@ -191,6 +191,8 @@ pub struct ChangeDetector {
 pub struct Change {
     /// Cells that differ from the reference picture (bit per cell).
     pub cells: u64,
+    /// How much each cell differs from the reference (mean Lab difference).
+    pub scores: [f32; 64],
     /// Percentage of pixels that changed clearly since the previous frame:
     /// the picture is still when it is small.
     pub motion: f64,
@@ -225,12 +227,16 @@ impl ChangeDetector {
             self.settled = self.reference.is_some();
             self.reference = Some(lab.clone());
         }
-        let cells = match &self.reference {
+        let (cells, scores) = match &self.reference {
             Some(reference) => changed_cells(board, &lab, reference)?,
-            None => 0,
+            None => (0, [0.0; 64]),
         };
         self.previous = Some(lab);
-        Ok(Change { cells, motion })
+        Ok(Change {
+            cells,
+            scores,
+            motion,
+        })
     }
 
     /// Takes the last frame as the new reference (a move was accepted).
@@ -280,7 +286,7 @@ fn changed_percent(a: &Mat, b: &Mat) -> Result<f64> {
     Ok(core::mean(&changed, &core::no_array()).doing("measuring motion")?[0])
 }
 
-fn changed_cells(board: &RectifiedBoard, lab: &Mat, reference: &Mat) -> Result<u64> {
+fn changed_cells(board: &RectifiedBoard, lab: &Mat, reference: &Mat) -> Result<(u64, [f32; 64])> {
     let mut diff = Mat::default();
     core::absdiff(lab, reference, &mut diff).doing("differencing with the reference")?;
     let mut scores = [0.0f32; 64];
@@ -293,9 +299,10 @@ fn changed_cells(board: &RectifiedBoard, lab: &Mat, reference: &Mat) -> Result<u
     let mut sorted = scores;
     sorted.sort_by(f32::total_cmp);
     let threshold = CHANGE_MIN.max(CHANGE_OVER_MEDIAN * sorted[32]);
-    Ok(scores
+    let cells = scores
         .iter()
         .enumerate()
         .filter(|(_, s)| **s > threshold)
-        .fold(0, |bits, (cell, _)| bits | 1 << cell))
+        .fold(0, |bits, (cell, _)| bits | 1 << cell);
+    Ok((cells, scores))
 }

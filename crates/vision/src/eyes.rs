@@ -22,6 +22,8 @@ pub struct BoardReading {
     pub occupancy: [Option<Color>; 64],
     /// Squares that differ from the last accepted picture, one bit per square index.
     pub changed: u64,
+    /// How much each square differs from it, by square index.
+    pub scores: [f32; 64],
     /// Percentage of pixels that changed since the previous frame.
     pub motion: f64,
 }
@@ -101,6 +103,7 @@ impl Eyes {
         let mut reading = BoardReading {
             occupancy: [None; 64],
             changed: 0,
+            scores: [0.0; 64],
             motion: change.motion,
         };
         for sq in Square::ALL {
@@ -112,6 +115,7 @@ impl Eyes {
                 Occupant::White => Some(Color::White),
                 Occupant::Black => Some(Color::Black),
             };
+            reading.scores[usize::from(sq)] = change.scores[cell];
             if change.cells & (1 << cell) != 0 {
                 reading.changed |= 1 << usize::from(sq);
             }
