@@ -143,14 +143,6 @@ pub fn replay(
         let clock = Instant::now();
         let reading = eyes.detect(&board)?;
         times.detect.push(elapsed_ms(clock));
-        if std::env::var_os("REFEREE_DEBUG").is_some() && reading.still() && reading.changed != 0 {
-            let changed: Vec<String> = shakmaty::Square::ALL
-                .iter()
-                .filter(|s| reading.changed & (1 << usize::from(**s)) != 0)
-                .map(|s| format!("{s}:{:.0}", reading.scores[usize::from(*s)]))
-                .collect();
-            eprintln!("{t:.2} {changed:?}");
-        }
         let clock = Instant::now();
         let step = tracker.push(&Observation {
             t,
@@ -160,8 +152,8 @@ pub fn replay(
             fingertip: None,
             still: reading.still(),
         });
-        if step.accept {
-            eyes.accept();
+        if step.accept != 0 {
+            eyes.accept(&board, step.accept)?;
         }
         times.track.push(elapsed_ms(clock));
         let clock = Instant::now();

@@ -11,6 +11,7 @@
 
 use opencv::core::{self, Mat};
 use opencv::imgproc;
+use opencv::prelude::*;
 
 use crate::error::OpenCvContext;
 use crate::{RectifiedBoard, Result};
@@ -239,12 +240,23 @@ impl ChangeDetector {
         })
     }
 
-    /// Takes the last frame as the new reference (a move was accepted).
-    pub fn rebase(&mut self) {
-        if let Some(previous) = &self.previous {
-            self.reference = Some(previous.clone());
-            self.settled = true;
+    /// Takes the last frame as the new reference inside `cells` (the squares
+    /// an accepted move changed); elsewhere the reference stays, so a hand
+    /// resting on other squares is never taken for the board.
+    pub fn rebase(&mut self, board: &RectifiedBoard, cells: u64) -> Result<()> {
+        let (Some(previous), Some(reference)) = (&self.previous, &mut self.reference) else {
+            return Ok(());
+        };
+        for cell in (0..64i32).filter(|c| cells & (1 << c) != 0) {
+            let rect = board.square_rect(cell / 8, cell % 8, 0.0);
+            let source = Mat::roi(previous, rect).doing("taking a square")?;
+            let mut target = Mat::roi_mut(reference, rect).doing("taking a square")?;
+            source
+                .copy_to(&mut target)
+                .doing("updating the reference")?;
         }
+        self.settled = true;
+        Ok(())
     }
 }
 

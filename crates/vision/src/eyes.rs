@@ -90,10 +90,20 @@ impl Eyes {
         self.rectifier.rectify(frame, &self.corners)
     }
 
-    /// The last frame shows the board as accepted (a move was read): later
-    /// changes are measured against it.
-    pub fn accept(&mut self) {
-        self.change.rebase();
+    /// The last frame shows the board as accepted on `squares` (one bit per
+    /// square index: those a move changed); later changes there are
+    /// measured against it.
+    pub fn accept(&mut self, board: &RectifiedBoard, squares: u64) -> Result<()> {
+        let mut cells = 0u64;
+        for sq in Square::ALL {
+            if squares & (1 << usize::from(sq)) != 0 {
+                cells |= 1
+                    << self
+                        .orientation
+                        .cell(usize::from(sq.file() as u8), usize::from(sq.rank() as u8));
+            }
+        }
+        self.change.rebase(board, cells)
     }
 
     /// Reads a rectified frame (the `detect` stage).
