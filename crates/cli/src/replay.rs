@@ -133,6 +133,8 @@ pub fn replay(
     let mut times = StageTimes::default();
     let mut events: Vec<Event> = Vec::new();
     let mut rejected = 0u64;
+    // Seconds from the last motion before a move to the frame that reports it.
+    let mut latencies: Vec<f64> = Vec::new();
     let mut frame = Some(first);
     let mut index = 0u64;
     while let Some(image) = frame {
@@ -154,6 +156,9 @@ pub fn replay(
         });
         if step.accept != 0 {
             eyes.accept(&board, step.accept)?;
+        }
+        if let Some(last) = step.events.last() {
+            latencies.push(t - last.t);
         }
         times.track.push(elapsed_ms(clock));
         let clock = Instant::now();
@@ -188,6 +193,11 @@ pub fn replay(
     stats.insert("fps".into(), (index as f64 / seconds).into());
     stats.insert("stage_ms".into(), stage_ms);
     stats.insert("events_rejected".into(), rejected.into());
+    let max_latency = latencies.iter().copied().fold(0.0, f64::max);
+    stats.insert(
+        "latency_ms".into(),
+        serde_json::json!({"median": median(&mut latencies) * 1e3, "max": max_latency * 1e3}),
+    );
     stats.insert("white_side".into(), eyes.orientation().white_side().into());
     Ok(verdict)
 }

@@ -1,0 +1,99 @@
+"""Measures the whole chain on rendered games: renders every scenario of
+tests/data/scenarios with `referee synth`, replays its video with
+`referee replay` (corners from the truth), and prints for each whether the
+moves and the incidents (kind, article, ply, side) are exact, with speed and
+latency. Needs only Python's standard library and a release build:
+
+    cargo build --release -p referee && python3 scripts/measure_replay.py [--drop 0.1]
+
+--drop F removes that share of frames at random (seeded) before replaying.
+"""
+
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REFEREE = ROOT / "target" / "release" / "referee"
+
+
+def run(*args):
+    out = subprocess.run([str(REFEREE), *map(str, args)], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip())
+    return out.stdout
+
+
+def drop_frames(video, share, seed):
+    """Rewrites the video without a share of its frames (needs opencv-python)."""
+    import cv2  # only for --drop
+
+    rng = random.Random(seed)
+    capture = cv2.VideoCapture(str(video))
+    fps = capture.get(cv2.CAP_PROP_FPS)
+    frames = []
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        frames.append(frame)
+    kept = [frames[0]] + [f for f in frames[1:] if rng.random() >= share]
+    out = video.with_name("dropped.avi")
+    h, w = frames[0].shape[:2]
+    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"MJPG"), fps, (w, h))
+    for frame in kept:
+        writer.write(frame)
+    writer.release()
+    return out
+
+
+def key(incident):
+    return (incident["kind"], incident["article"], incident["ply"], incident["side"])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--drop", type=float, default=0.0)
+    args = parser.parse_args()
+    scenarios = sorted((ROOT / "tests" / "data" / "scenarios").glob("*.scn"))
+    totals = {"plies": 0, "plies_exact": 0, "games_moves_exact": 0, "games_incidents_exact": 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        for scenario in scenarios:
+            out = Path(tmp) / scenario.stem
+            run("synth", scenario, "--out", out)
+            truth = json.loads((out / "truth.json").read_text())
+            corners = ",".join(f"{v:.2f}" for p in truth["frames"][0]["corners"] for v in p)
+            video = out / "video.avi"
+            if args.drop > 0:
+                video = drop_frames(video, args.drop, seed=len(scenario.stem))
+            verdict = json.loads(run("replay", video, "--json", "--corners", corners))
+            got = [m["san"] for m in verdict["moves"]]
+            want = [m["san"] for m in truth["moves"]]
+            prefix = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+            moves_exact = got == want
+            incidents_exact = sorted(map(key, verdict["incidents"])) == sorted(map(key, truth["incidents"]))
+            totals["plies"] += len(want)
+            totals["plies_exact"] += len(want) if moves_exact else prefix
+            totals["games_moves_exact"] += moves_exact
+            totals["games_incidents_exact"] += moves_exact and incidents_exact
+            stats = verdict["stats"]
+            print(
+                f"{scenario.stem:32} moves {'exact' if moves_exact else f'{prefix}/{len(want)} then wrong'}"
+                f"  incidents {'exact' if incidents_exact else 'differ'}"
+                f"  {stats['fps']:.0f} fps  latency median {stats['latency_ms']['median']:.0f} ms"
+                f" max {stats['latency_ms']['max']:.0f} ms  stage_ms {json.dumps(stats['stage_ms'])}"
+            )
+    print(
+        f"\n{totals['games_moves_exact']}/{len(scenarios)} scenarios with exact moves, "
+        f"{totals['games_incidents_exact']}/{len(scenarios)} with exact moves and incidents, "
+        f"{totals['plies_exact']}/{totals['plies']} plies read before the first error"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
