@@ -183,8 +183,9 @@ fn class(occupant: Occupant) -> usize {
 pub struct ChangeDetector {
     reference: Option<Mat>,
     previous: Option<Mat>,
-    /// The reference was taken from a still picture (not a glitched first frame).
+    /// The warm-up is over: the reference changes only when told.
     settled: bool,
+    frames: u32,
 }
 
 /// One frame's change reading.
@@ -199,8 +200,10 @@ pub struct Change {
     pub motion: f64,
 }
 
-/// Motion (percent of pixels) under which a first picture counts as still.
+/// Motion (percent of pixels) under which a warm-up picture counts as still.
 const SETTLED_MOTION: f64 = 0.5;
+/// Frames of warm-up at the start of a stream.
+const WARM_UP_FRAMES: u32 = 12;
 /// Mean Lab difference (summed over channels) that marks a square changed.
 const CHANGE_MIN: f32 = 14.0;
 /// A square must also differ this many times more than the median square.
@@ -222,11 +225,14 @@ impl ChangeDetector {
             Some(previous) => changed_percent(&lab, previous)?,
             None => 0.0,
         };
-        // Until the picture has been still once, the reference follows it:
-        // a camera's first frames are often half-decoded or still exposing.
+        // During the warm-up the reference follows every still picture: a
+        // camera's first frames are often half-decoded or still exposing.
+        self.frames += 1;
         if self.reference.is_none() || (!self.settled && motion < SETTLED_MOTION) {
-            self.settled = self.reference.is_some();
             self.reference = Some(lab.clone());
+        }
+        if self.frames >= WARM_UP_FRAMES {
+            self.settled = true;
         }
         let (cells, scores) = match &self.reference {
             Some(reference) => changed_cells(board, &lab, reference)?,
