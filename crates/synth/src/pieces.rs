@@ -143,21 +143,18 @@ fn draw_feature(
     match role {
         Role::Pawn => {
             // The ball on top.
-            for (z, r, shade) in [
-                (0.62, 0.15, 0.85),
-                (0.66, 0.14, 0.95),
-                (0.7, 0.11, 1.05),
-                (0.73, 0.06, 1.2),
-            ] {
-                ring(
-                    img,
-                    pose,
-                    at(z, 0.0, 0.0),
-                    r * s,
-                    shade_colour(colour, shade),
-                    true,
-                )?;
-            }
+            stack(
+                img,
+                pose,
+                colour,
+                &at,
+                &[
+                    (0.62, 0.15, 0.85),
+                    (0.66, 0.14, 0.95),
+                    (0.7, 0.11, 1.05),
+                    (0.73, 0.06, 1.2),
+                ],
+            )?;
         }
         Role::Rook => {
             // Battlements: dark notches around the rim.
@@ -219,22 +216,19 @@ fn draw_feature(
         }
         Role::Bishop => {
             // The mitre: a bulb narrowing to a point, with its slit.
-            for (z, r, shade) in [
-                (0.88, 0.14, 0.8),
-                (0.95, 0.15, 0.9),
-                (1.02, 0.13, 1.0),
-                (1.09, 0.09, 1.08),
-                (1.15, 0.04, 1.15),
-            ] {
-                ring(
-                    img,
-                    pose,
-                    at(z, 0.0, 0.0),
-                    r * s,
-                    shade_colour(colour, shade),
-                    true,
-                )?;
-            }
+            stack(
+                img,
+                pose,
+                colour,
+                &at,
+                &[
+                    (0.88, 0.14, 0.8),
+                    (0.95, 0.15, 0.9),
+                    (1.02, 0.13, 1.0),
+                    (1.09, 0.09, 1.08),
+                    (1.15, 0.04, 1.15),
+                ],
+            )?;
             let a = pose.project(at(1.08, -0.09, -0.02));
             let b = pose.project(at(0.96, 0.08, 0.04));
             let w = (pose.scale_at(base) * 0.03).max(1.0) as i32;
@@ -285,6 +279,29 @@ fn draw_feature(
                 SHIFT,
             )?;
         }
+    }
+    Ok(())
+}
+
+/// Rings of (height, radius, shade) on the piece's axis, bottom to top.
+fn stack(
+    img: &mut Mat,
+    pose: &Pose,
+    colour: Bgr,
+    at: &dyn Fn(f64, f64, f64) -> World,
+    rings: &[(f64, f64, f64)],
+) -> opencv::Result<()> {
+    for &(z, r, shade) in rings {
+        let edge = at(z, r, 0.0);
+        let centre = at(z, 0.0, 0.0);
+        ring(
+            img,
+            pose,
+            centre,
+            edge[0] - centre[0],
+            shade_colour(colour, shade),
+            true,
+        )?;
     }
     Ok(())
 }
