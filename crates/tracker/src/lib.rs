@@ -8,11 +8,14 @@
 //! `release` events of a move once the board is still again; and when to
 //! take the present picture as the new accepted one.
 //!
-//! The position decides what is possible: a change becomes a move only when
-//! exactly one legal move changes exactly those squares, and only after the
-//! picture has been still with that change for several frames; so a square
-//! misread for a few frames, or a hand resting on the board, never becomes a
-//! move.
+//! The position decides what is possible: a change is read only when one
+//! legal move (the mover going on with the turn, or the opponent replying),
+//! or one run of moves made without a pause, changes those squares, every
+//! other changed square having changed much less (a shadow, a leaning
+//! neighbour); and only after the picture has been still with that change
+//! for a while. So a square misread for a few frames, or a hand resting on
+//! the board, never becomes a move. The events describe what the hands did
+//! (castling begun with the rook shows as such); the rules engine judges.
 
 use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
