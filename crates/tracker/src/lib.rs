@@ -627,6 +627,71 @@ mod tests {
         assert_eq!(ucis, ["e2e4", "e7e5", "d1h5", "b8c6"]);
     }
 
+    /// Feeds still frames with `changed` until the tracker accepts; returns its events.
+    fn settle(tracker: &mut Tracker, t: &mut f64, changed: &[Square]) -> Vec<Event> {
+        let mut events = Vec::new();
+        for _ in 0..8 {
+            *t += 0.05;
+            let step = tracker.push(&frame(*t, changed, true, None));
+            events.extend(step.events);
+            if step.accept != 0 {
+                break;
+            }
+        }
+        events
+    }
+
+    #[test]
+    fn castling_begun_with_the_rook_is_told_as_it_happened() {
+        let start: Chess = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .expect("fen")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("legal");
+        let mut tracker = Tracker::new(start.clone());
+        let mut t = 0.0;
+        let mut events = settle(&mut tracker, &mut t, &[Square::H1, Square::F1]);
+        events.extend(settle(&mut tracker, &mut t, &[Square::E1, Square::G1]));
+        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        assert_eq!(
+            actions,
+            [
+                Action::Lift(Square::H1),
+                Action::Release(Square::F1),
+                Action::Lift(Square::E1),
+                Action::Release(Square::G1)
+            ]
+        );
+        let mut referee = referee_rules::Referee::new(start, referee_rules::pgn::Tags::default());
+        for event in &events {
+            referee.apply(event).expect("consistent");
+        }
+        referee.finish();
+        let verdict = referee.verdict();
+        assert_eq!(verdict.moves[0].san, "O-O");
+        assert_eq!(verdict.incidents[0].article, "4.4b");
+    }
+
+    #[test]
+    fn the_reply_is_preferred_to_the_mover_going_on() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut t = 0.0;
+        let first = settle(&mut tracker, &mut t, &[Square::E2, Square::E4]);
+        assert_eq!(first.len(), 2);
+        // e7 and e5 change next: Black's reply, not White's pawn going on.
+        let reply = settle(&mut tracker, &mut t, &[Square::E7, Square::E5]);
+        let actions: Vec<Action> = reply.iter().map(|e| e.action).collect();
+        assert_eq!(
+            actions,
+            [Action::Lift(Square::E7), Action::Release(Square::E5)]
+        );
+        assert_eq!(
+            tracker.position().turn(),
+            shakmaty::Color::Black,
+            "e4 completed, e5 stands"
+        );
+    }
+
     #[test]
     fn castling_changes_four_squares_and_en_passant_three() {
         let pos: Chess = "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1"
