@@ -150,6 +150,7 @@ pub fn replay(
             t,
             changed: reading.changed,
             scores: reading.scores,
+            occupancy: reading.occupancy,
             // The colour baseline sees no fingertips: touches come with the hand model.
             fingertip: None,
             still: reading.still(),

@@ -32,6 +32,9 @@ pub struct Observation {
     /// piece leaving or arriving changes its square more than its shadow
     /// changes a neighbour.
     pub scores: [f32; 64],
+    /// The colour the eyes read on each square, by `Square` index (`None`:
+    /// empty): a check on changes no move explains.
+    pub occupancy: [Option<Color>; 64],
     /// The square a fingertip rests on, from eyes that can see fingertips
     /// (the colour baseline cannot: it gives `None`).
     pub fingertip: Option<Square>,
@@ -63,9 +66,8 @@ pub const DWELL_FRAMES: u32 = 3;
 pub const STABLE_FRAMES: u32 = 2;
 /// …spanning at least this long (seconds), whatever the frame rate.
 pub const STABLE_SECONDS: f64 = 0.15;
-/// How many recent moves' squares may be refreshed when they stay changed.
-pub const RECENT_MOVES: usize = 4;
-/// How long (seconds, still) such squares must stay changed before they are refreshed.
+/// How long (seconds, still) squares must stay changed, unexplained, while
+/// reading as the table says, before they are refreshed.
 pub const STALE_SECONDS: f64 = 1.0;
 /// A run of several moves is accepted only after this long still: a hand
 /// resting mid-move for a moment can look like two moves.
@@ -89,8 +91,6 @@ pub struct Tracker {
     last_t: f64,
     /// When each square was first seen changed since the last accepted picture.
     first_changed: [Option<f64>; 64],
-    /// Squares the last few accepted readings changed (the newest last).
-    recent: Vec<u64>,
 }
 
 impl Tracker {
@@ -105,7 +105,6 @@ impl Tracker {
             last_motion: 0.0,
             last_t: 0.0,
             first_changed: [None; 64],
-            recent: Vec::new(),
         }
     }
 
@@ -160,20 +159,22 @@ impl Tracker {
             self.touched.clear();
             self.pending = None;
             self.first_changed = [None; 64];
-            self.recent.push(step.accept);
-            if self.recent.len() > RECENT_MOVES {
-                self.recent.remove(0);
-            }
-        } else if obs.t - since >= STALE_SECONDS
-            && obs.changed & !self.recent.iter().fold(0, |a, b| a | b) == 0
-        {
-            // Only squares of recent moves differ, long after, and no move
-            // explains it: the picture was accepted while a hand still lay
-            // there. Take these squares as they are now.
+        } else if obs.t - since >= STALE_SECONDS && self.reads_as_table(obs) {
+            // The board looks as the table says, long after, and no move
+            // explains the change: the picture was accepted while a hand lay
+            // there, or the light changed. Take these squares as they are now.
             step.accept = obs.changed;
             self.pending = None;
         }
         step
+    }
+
+    /// Whether the colours read on the changed squares are those the table holds.
+    fn reads_as_table(&self, obs: &Observation) -> bool {
+        Square::ALL
+            .into_iter()
+            .filter(|sq| obs.changed & (1 << usize::from(*sq)) != 0)
+            .all(|sq| obs.occupancy[usize::from(sq)] == self.table.piece_at(sq).map(|p| p.color))
     }
 
     /// What a still change means: the moves it completes (played on the
@@ -523,6 +524,7 @@ mod tests {
             t,
             changed: change.bits,
             scores: change.scores,
+            occupancy: [None; 64],
             fingertip,
             still,
         }

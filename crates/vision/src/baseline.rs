@@ -203,7 +203,7 @@ pub struct Change {
 /// Motion (percent of pixels) under which a warm-up picture counts as still.
 const SETTLED_MOTION: f64 = 0.5;
 /// Frames of warm-up at the start of a stream.
-const WARM_UP_FRAMES: u32 = 12;
+const WARM_UP_FRAMES: u32 = 6;
 /// Mean Lab difference (summed over channels) that marks a square changed.
 const CHANGE_MIN: f32 = 14.0;
 /// A square must also differ this many times more than the median square.
