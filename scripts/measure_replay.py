@@ -7,6 +7,8 @@ latency. Needs only Python's standard library and a release build:
     cargo build --release -p referee && python3 scripts/measure_replay.py [--drop 0.1]
 
 --drop F removes that share of frames at random (seeded) before replaying.
+--random N adds N random legal games of 60 plies (seeded; needs python-chess)
+rendered with the default camera noise, for a count of plies over many games.
 """
 
 import argparse
@@ -52,6 +54,28 @@ def drop_frames(video, share, seed):
     return out
 
 
+def random_scenarios(count, folder):
+    """Writes `count` seeded random legal games as scenario files (needs python-chess)."""
+    import chess  # only for --random
+
+    paths = []
+    for seed in range(count):
+        rng = random.Random(seed)
+        board = chess.Board()
+        lines = [f"# a random legal game, seed {seed}", f"camera seed={1000 + seed} fps=10 noise=0.1 tilt={rng.randint(0, 15)}"]
+        for _ in range(60):
+            moves = list(board.legal_moves)
+            if not moves or board.is_game_over():
+                break
+            move = rng.choice(moves)
+            board.push(move)
+            lines += [f"move {move.uci()}", "clock"]
+        path = folder / f"random_{seed:03}.scn"
+        path.write_text("\n".join(lines) + "\n")
+        paths.append(path)
+    return paths
+
+
 def key(incident):
     return (incident["kind"], incident["article"], incident["ply"], incident["side"])
 
@@ -59,8 +83,12 @@ def key(incident):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--drop", type=float, default=0.0)
+    parser.add_argument("--random", type=int, default=0)
     args = parser.parse_args()
     scenarios = sorted((ROOT / "tests" / "data" / "scenarios").glob("*.scn"))
+    generated = Path(tempfile.mkdtemp())
+    if args.random:
+        scenarios = random_scenarios(args.random, generated)
     totals = {"plies": 0, "plies_exact": 0, "games_moves_exact": 0, "games_incidents_exact": 0}
     with tempfile.TemporaryDirectory() as tmp:
         for scenario in scenarios:
@@ -88,6 +116,7 @@ def main():
                 f"  {stats['fps']:.0f} fps  latency median {stats['latency_ms']['median']:.0f} ms"
                 f" max {stats['latency_ms']['max']:.0f} ms  stage_ms {json.dumps(stats['stage_ms'])}"
             )
+    shutil.rmtree(generated, ignore_errors=True)
     print(
         f"\n{totals['games_moves_exact']}/{len(scenarios)} scenarios with exact moves, "
         f"{totals['games_incidents_exact']}/{len(scenarios)} with exact moves and incidents, "
