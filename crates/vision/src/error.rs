@@ -8,6 +8,9 @@ pub enum Error {
     #[error("cannot read image {path}: {reason}")]
     ReadImage { path: PathBuf, reason: String },
 
+    #[error("cannot read video {path}: {reason}")]
+    ReadVideo { path: PathBuf, reason: String },
+
     #[error("corners must be 4 distinct points in the image, clockwise from top-left: {0}")]
     BadCorners(String),
 

@@ -23,7 +23,7 @@ pub struct VideoReader {
 
 impl VideoReader {
     pub fn open(path: &Path) -> Result<Self> {
-        let fail = |reason: &str| Error::ReadImage {
+        let fail = |reason: &str| Error::ReadVideo {
             path: path.to_path_buf(),
             reason: reason.into(),
         };
@@ -31,7 +31,10 @@ impl VideoReader {
         if !path.exists() {
             return Err(fail("no such file"));
         }
-        let capture = VideoCapture::from_file(name, videoio::CAP_ANY).doing("opening the video")?;
+        // FFmpeg reads the files the referee writes and reads (MJPG .avi, .mp4);
+        // letting OpenCV try every backend fills the terminal with their complaints.
+        let capture =
+            VideoCapture::from_file(name, videoio::CAP_FFMPEG).doing("opening the video")?;
         if !capture.is_opened().doing("opening the video")? {
             return Err(fail("OpenCV cannot open it as a video"));
         }
