@@ -5,7 +5,6 @@
 //! - [`choreography`]: a scenario played out in time: the physical events a
 //!   player's hands make (with people's timing, seeded), the moves, and a
 //!   check that every `move` is legal where it is played.
-//!
 //! - [`render`]: the overhead camera's view of it, frame by frame, with the
 //!   truth of each frame; [`camera`], [`style`], [`pieces`] and [`draw`]
 //!   make the picture.

@@ -4,7 +4,10 @@
 //!   image of the board (OpenCV's perspective warp), with a margin around the
 //!   playing area since pieces lean out of their squares in perspective.
 //! - [`baseline`]: the per-game colour baseline (occupancy by nearest
-//!   centroid, calibrated on the start position) and what covers the board.
+//!   centroid, calibrated on the start position) and the change detector
+//!   (which squares differ from the last accepted picture).
+//! - [`eyes`]: both on one board, frame after frame, squares named a1..h8.
+//! - [`video`]: reading video files with OpenCV.
 //! - [`runtime`]: ONNX Runtime, loaded from the shared library that
 //!   `scripts/setup` extracts from PyPI's wheel, and the sessions that run
 //!   the project's models.
