@@ -190,6 +190,14 @@ pub fn replay(
     });
     let stats = &mut verdict.stats;
     stats.insert("frames".into(), index.into());
+    if let Some(expected) = reader.length {
+        // Frames the file announces that could not be decoded (corrupt, skipped).
+        stats.insert("frames_expected".into(), expected.into());
+        stats.insert(
+            "frames_missing".into(),
+            expected.saturating_sub(index).into(),
+        );
+    }
     stats.insert("seconds".into(), seconds.into());
     stats.insert("fps".into(), (index as f64 / seconds).into());
     stats.insert("stage_ms".into(), stage_ms);

@@ -95,6 +95,44 @@ fn replays_rendered_games_into_their_moves() {
 }
 
 #[test]
+fn a_damaged_video_is_read_past_and_the_loss_counted() {
+    let (out, truth) = render("touch_move_nc6");
+    let video = out.join("video.avi");
+    let mut bytes = std::fs::read(&video).expect("video");
+    let middle = bytes.len() / 2;
+    bytes[middle..middle + 20_000].fill(0);
+    let damaged = out.join("damaged.avi");
+    std::fs::write(&damaged, bytes).expect("write");
+    let run = referee(&[
+        "replay",
+        damaged.to_str().expect("utf-8"),
+        "--json",
+        "--corners",
+        &corners(&truth),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let verdict: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+    assert_eq!(
+        sans(&verdict),
+        sans(&truth),
+        "the moves survive a damaged stretch"
+    );
+    let stats = &verdict["stats"];
+    let (read, missing, expected) = (
+        stats["frames"].as_u64().expect("frames"),
+        stats["frames_missing"].as_u64().expect("missing"),
+        stats["frames_expected"].as_u64().expect("expected"),
+    );
+    assert_eq!(read + missing, expected);
+    assert!(read > expected / 2, "{read} of {expected} frames read");
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[test]
 fn missing_corners_or_video_are_clear_errors() {
     let run = referee(&[
         "replay",
