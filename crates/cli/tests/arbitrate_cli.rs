@@ -1,14 +1,10 @@
 //! `referee arbitrate` as a user runs it: the real binary on real files.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn referee(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(args)
-        .output()
-        .expect("the referee binary runs")
-}
+use std::path::PathBuf;
+
+use common::referee;
 
 fn case(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -2,36 +2,9 @@
 //! warp, the colour baseline, the tracker, the rules engine) reads back the
 //! moves of a scenario from its video, with the corners of its truth.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn referee(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(args)
-        .output()
-        .expect("the referee binary runs")
-}
-
-fn render(name: &str) -> (PathBuf, serde_json::Value) {
-    let scenario = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../../tests/data/scenarios/{name}.scn"));
-    let out = std::env::temp_dir().join(format!("referee-replay-{}-{name}", std::process::id()));
-    let run = referee(&[
-        "synth",
-        scenario.to_str().expect("utf-8"),
-        "--out",
-        out.to_str().expect("utf-8"),
-    ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let truth =
-        serde_json::from_str(&std::fs::read_to_string(out.join("truth.json")).expect("truth"))
-            .expect("json");
-    (out, truth)
-}
+use common::{referee, render};
 
 fn corners(truth: &serde_json::Value) -> String {
     let corners: Vec<f64> = truth["frames"][0]["corners"]
@@ -64,7 +37,7 @@ fn sans(value: &serde_json::Value) -> Vec<String> {
 #[test]
 fn replays_rendered_games_into_their_moves() {
     for name in ["touch_move_nc6", "two_hands", "opponent_touch"] {
-        let (out, truth) = render(name);
+        let (out, truth) = render(name, "replay");
         let video = out.join("video.avi");
         let run = referee(&[
             "replay",
@@ -96,7 +69,7 @@ fn replays_rendered_games_into_their_moves() {
 
 #[test]
 fn a_damaged_video_is_read_past_and_the_loss_counted() {
-    let (out, truth) = render("touch_move_nc6");
+    let (out, truth) = render("touch_move_nc6", "damaged");
     let video = out.join("video.avi");
     let mut bytes = std::fs::read(&video).expect("video");
     let middle = bytes.len() / 2;

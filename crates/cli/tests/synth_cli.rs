@@ -1,41 +1,13 @@
 //! `referee synth` as a user runs it: the real binary writes a video and its
 //! truth, a dataset, and refuses a bad scenario in one line naming the line.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn referee(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(args)
-        .output()
-        .expect("the referee binary runs")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("referee-synth-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+use common::{referee, render, scratch};
 
 #[test]
 fn renders_a_scenario_to_video_and_truth() {
-    let scenario =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/scenarios/two_hands.scn");
-    let out = temp("two-hands");
-    let run = referee(&[
-        "synth",
-        scenario.to_str().expect("utf-8"),
-        "--out",
-        out.to_str().expect("utf-8"),
-    ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let truth: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("truth.json")).expect("truth"))
-            .expect("json");
+    let (out, truth) = render("two_hands", "synth");
     for key in ["events", "moves", "fps", "frames"] {
         assert!(truth.get(key).is_some(), "truth lacks {key}");
     }
@@ -57,7 +29,7 @@ fn renders_a_scenario_to_video_and_truth() {
 
 #[test]
 fn writes_a_labelled_dataset() {
-    let out = temp("dataset");
+    let out = scratch("dataset");
     let run = referee(&[
         "synth",
         "--dataset",
@@ -84,7 +56,7 @@ fn writes_a_labelled_dataset() {
 
 #[test]
 fn a_bad_scenario_is_refused_in_one_line() {
-    let dir = temp("bad");
+    let dir = scratch("bad");
     std::fs::create_dir_all(&dir).expect("dir");
     let path = dir.join("bad.scn");
     std::fs::write(&path, "move e2e4\nclock\nmove e2e4\n").expect("write");
