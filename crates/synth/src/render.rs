@@ -222,18 +222,7 @@ impl Renderer {
     fn table_at(&self, t: f64) -> Table {
         let mut table = Table::new(self.start.clone());
         for event in self.events.iter().take_while(|e| e.t <= t) {
-            let _ = match event.action {
-                Action::Lift(sq) => table.lift(sq).map(drop),
-                Action::Release(sq) => table.release(sq).map(drop),
-                Action::Capture(sq) => table.capture(sq).map(drop),
-                Action::Add(_, role) => {
-                    // The choreography writes the side of every `add`.
-                    let color = event.side.unwrap_or(Color::White);
-                    table.add(shakmaty::Piece { color, role });
-                    Ok(())
-                }
-                _ => Ok(()),
-            };
+            apply(&mut table, event);
         }
         table
     }
@@ -354,7 +343,7 @@ fn rest(side: Color) -> World {
 const HOVER_HEIGHT: f64 = 2.3;
 
 fn hand_track(gestures: &[Gesture], events: &[Event], start: &Board) -> Vec<Keyframes> {
-    let mut board = start.clone();
+    let mut table = Table::new(start.clone());
     let mut replayed = 0;
     let mut track = Vec::new();
     for gesture in gestures {
@@ -376,16 +365,24 @@ fn hand_track(gestures: &[Gesture], events: &[Event], start: &Board) -> Vec<Keyf
             let event = events[replayed];
             replayed += 1;
             if let Some(sq) = event.action.square() {
-                let role = board.role_at(sq).unwrap_or(match event.action {
+                // The fingertip rests on the top of the piece there, or of
+                // the piece in the hand when it is set down or brought in.
+                let role = match event.action {
                     Action::Add(_, role) => role,
-                    _ => Role::Pawn,
-                });
+                    Action::Release(_) => table
+                        .hand()
+                        .last()
+                        .map_or(Role::Pawn, |held| held.piece.role),
+                    _ => table
+                        .capture_target(sq)
+                        .map_or(Role::Pawn, |(piece, _)| piece.role),
+                };
                 let c = centre(sq);
                 let tip = [c[0], c[1], pieces::height(role)];
                 points.push((event.t - DWELL, tip));
                 points.push((event.t + DWELL, tip));
             }
-            apply_to_board(&mut board, &event);
+            apply(&mut table, &event);
         }
         points.push((gesture.end, rest(gesture.side)));
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -399,15 +396,19 @@ fn hand_track(gestures: &[Gesture], events: &[Event], start: &Board) -> Vec<Keyf
     track
 }
 
-/// Keeps a rough board for fingertip heights: what stands where.
-fn apply_to_board(board: &mut Board, event: &Event) {
-    match event.action {
-        Action::Capture(sq) => {
-            board.discard_piece_at(sq);
+/// Plays one event on the table; events the table contradicts change nothing
+/// (the choreography only writes consistent ones).
+fn apply(table: &mut Table, event: &Event) {
+    let _ = match event.action {
+        Action::Lift(sq) => table.lift(sq).map(drop),
+        Action::Release(sq) => table.release(sq).map(drop),
+        Action::Capture(sq) => table.capture(sq).map(drop),
+        Action::Add(_, role) => {
+            // The choreography writes the side of every `add`.
+            let color = event.side.unwrap_or(Color::White);
+            table.add(shakmaty::Piece { color, role });
+            Ok(())
         }
-        Action::Lift(sq) => {
-            board.discard_piece_at(sq);
-        }
-        _ => {}
-    }
+        _ => Ok(()),
+    };
 }
