@@ -232,14 +232,12 @@ impl Renderer {
     }
 
     fn truth(&self, pose: &Pose, t: f64, board: &Board, mask: &Mat) -> opencv::Result<FrameTruth> {
-        let mut squares = Vec::with_capacity(64);
-        for square in Square::ALL {
-            let piece = board.piece_at(square);
-            let p = pose.project(centre(square));
-            let (x, y) = (p[0].round() as i32, p[1].round() as i32);
-            let inside = (0..mask.cols()).contains(&x) && (0..mask.rows()).contains(&y);
-            let hand = inside && *mask.at_2d::<u8>(y, x)? > 0;
-            let touch = self.events.iter().any(|e| {
+        // Squares a fingertip rests on now: found once for the frame.
+        let touched: u64 = self
+            .events
+            .iter()
+            .filter(|e| (e.t - t).abs() <= DWELL)
+            .filter(|e| {
                 matches!(
                     e.action,
                     Action::Touch(_)
@@ -247,9 +245,18 @@ impl Renderer {
                         | Action::Lift(_)
                         | Action::Release(_)
                         | Action::Capture(_)
-                ) && e.action.square() == Some(square)
-                    && (e.t - t).abs() <= DWELL
-            });
+                )
+            })
+            .filter_map(|e| e.action.square())
+            .fold(0, |bits, sq| bits | 1 << usize::from(sq));
+        let mut squares = Vec::with_capacity(64);
+        for square in Square::ALL {
+            let piece = board.piece_at(square);
+            let p = pose.project(centre(square));
+            let (x, y) = (p[0].round() as i32, p[1].round() as i32);
+            let inside = (0..mask.cols()).contains(&x) && (0..mask.rows()).contains(&y);
+            let hand = inside && *mask.at_2d::<u8>(y, x)? > 0;
+            let touch = touched & (1 << usize::from(square)) != 0;
             squares.push(SquareTruth {
                 square: square.to_string(),
                 occupant: match piece.map(|p| p.color) {

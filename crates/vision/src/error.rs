@@ -11,6 +11,9 @@ pub enum Error {
     #[error("cannot read video {path}: {reason}")]
     ReadVideo { path: PathBuf, reason: String },
 
+    #[error("cannot calibrate on the first frame: {0}")]
+    Calibration(String),
+
     #[error("corners must be 4 distinct points in the image, clockwise from top-left: {0}")]
     BadCorners(String),
 

@@ -68,7 +68,7 @@ impl Eyes {
                 };
         }
         let baseline = ColourBaseline::calibrate(&board, &known)?.ok_or_else(|| {
-            Error::BadCorners("the start position needs empty squares and pieces of both colours on both square colours to calibrate".into())
+            Error::Calibration("the start position needs empty squares and pieces of both colours on both square colours".into())
         })?;
         let mut change = ChangeDetector::new();
         change.observe(&board)?;
