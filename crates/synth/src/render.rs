@@ -22,6 +22,9 @@ use crate::style::Style;
 /// How long a fingertip rests on a piece it touches, each side of the event (s).
 pub const DWELL: f64 = 0.12;
 
+/// How far an adjusting fingertip slides a piece at most, in squares.
+const NUDGE: f64 = 0.14;
+
 /// One square's truth in one frame.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SquareTruth {
@@ -119,13 +122,15 @@ impl Renderer {
             ya.total_cmp(&yb)
         });
         for (square, piece) in standing {
+            let [x, y, z] = centre(square);
+            let [dx, dy] = self.nudge_at(square, t);
             draw_piece(
                 &mut img,
                 pose,
                 &self.style,
                 piece.role,
                 piece.color,
-                centre(square),
+                [x + dx, y + dy, z],
             )?;
         }
         let mut mask = Mat::new_rows_cols_with_default(
@@ -227,6 +232,16 @@ impl Renderer {
         table
     }
 
+    /// How far an `adjust` has pushed the piece on `square` from its
+    /// centre at `t`, in squares (the fingertip on it moves with it).
+    fn nudge_at(&self, square: Square, t: f64) -> [f64; 2] {
+        let side = self.hand_at(t).map_or(Color::White, |h| h.side);
+        self.events
+            .iter()
+            .find(|e| e.action == Action::Adjust(square) && (e.t - t).abs() <= DWELL)
+            .map_or([0.0, 0.0], |e| nudge(side, 1.0 - (e.t - t).abs() / DWELL))
+    }
+
     fn hand_at(&self, t: f64) -> Option<Hand> {
         self.track.iter().find_map(|k| k.at(t))
     }
@@ -321,8 +336,10 @@ impl Keyframes {
             0.0
         };
         let s = s * s * (3.0 - 2.0 * s);
-        let moving = p0 != p1;
-        let arc = if moving {
+        // A hand travelling lifts over the pieces; a fingertip sliding a
+        // piece (an adjust) stays on it.
+        let travelling = (p1[0] - p0[0]).hypot(p1[1] - p0[1]) > 0.5;
+        let arc = if travelling {
             1.2 * 4.0 * s * (1.0 - s)
         } else {
             0.0
@@ -336,6 +353,13 @@ impl Keyframes {
             ],
         })
     }
+}
+
+/// An adjusting fingertip's push at `share` (0 to 1) of its peak: the
+/// piece slides a little towards the player and is set back.
+fn nudge(side: Color, share: f64) -> [f64; 2] {
+    let towards = if side == Color::White { -1.0 } else { 1.0 };
+    [0.03 * share, towards * NUDGE * share]
 }
 
 /// Where a side's hand waits, off the board on its side.
@@ -387,6 +411,10 @@ fn hand_track(gestures: &[Gesture], events: &[Event], start: &Board) -> Vec<Keyf
                 let c = centre(sq);
                 let tip = [c[0], c[1], pieces::height(role)];
                 points.push((event.t - DWELL, tip));
+                if let Action::Adjust(_) = event.action {
+                    let [dx, dy] = nudge(gesture.side, 1.0);
+                    points.push((event.t, [tip[0] + dx, tip[1] + dy, tip[2]]));
+                }
                 points.push((event.t + DWELL, tip));
             }
             apply(&mut table, &event);

@@ -186,3 +186,33 @@ fn a_bumped_camera_moves_the_corners_in_the_truth() {
     assert!(shift(corners_at(4.45), corners_at(4.5)) > 5.0);
     let _ = std::fs::remove_dir_all(out);
 }
+
+/// The frame at the moment of a scenario's only event, and that event's time.
+fn frame_at_the_event(text: &str) -> (Mat, f64) {
+    let scenario = referee_synth::Scenario::parse(text).expect("parses");
+    let start = referee_synth::output::start_position(&scenario).expect("start");
+    let played = referee_synth::choreograph(&scenario).expect("plays");
+    let t = played.events[0].t;
+    let renderer =
+        referee_synth::Renderer::new(&scenario.camera, &start, &played, None).expect("renderer");
+    (renderer.frame(t, 0).expect("frame").0, t)
+}
+
+#[test]
+fn an_adjust_slides_the_piece_where_a_touch_leaves_it() {
+    let (touched, t1) = frame_at_the_event("camera seed=11 noise=0\ntouch e2\n");
+    let (adjusted, t2) = frame_at_the_event("camera seed=11 noise=0\nadjust e2\n");
+    assert_eq!(t1, t2, "the two gestures are timed alike");
+    let mut diff = Mat::default();
+    opencv::core::absdiff(&touched, &adjusted, &mut diff).expect("absdiff");
+    let mut grey = Mat::default();
+    opencv::imgproc::cvt_color_def(&diff, &mut grey, opencv::imgproc::COLOR_BGR2GRAY)
+        .expect("grey");
+    let changed = opencv::core::count_non_zero(&grey).expect("count");
+    // A pawn slid by a seventh of a square: a few hundred pixels at 640x480,
+    // not the whole picture.
+    assert!(
+        (40..20_000).contains(&changed),
+        "{changed} pixels differ between touch and adjust"
+    );
+}

@@ -87,7 +87,13 @@ fn check(path: &Path) -> Result<(), String> {
 fn every_scenario_renders_with_its_expected_moves_and_incidents() {
     let files = library();
     assert!(files.len() >= 8, "{} scenarios", files.len());
-    let failures: Vec<String> = files.iter().filter_map(|f| check(f).err()).collect();
+    // Each scenario renders on a thread of its own: the full games are long.
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let runs: Vec<_> = files.iter().map(|f| scope.spawn(|| check(f))).collect();
+        runs.into_iter()
+            .filter_map(|run| run.join().expect("scenario thread").err())
+            .collect()
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 

@@ -22,6 +22,12 @@ GAMES = HERE.parent / "games"
 CAMERAS = {
     "byrne_fischer_1956": "camera seed=56 fps=10 tilt=9 yaw=-3 noise=0.15",
     "kasparov_topalov_1999": "camera seed=99 fps=10 tilt=14 yaw=178 noise=0.1 blur=0.2",
+    # Three 2025 games from The Week in Chess 1599 (as bundled with the
+    # pgn-reader crate's benchmarks): en passant in two, a promotion and
+    # White's queenside castling in the third.
+    "maghsoodloo_vokhidov_2025": "camera seed=2025 fps=10 tilt=11 yaw=92 noise=0.2",
+    "vokhidov_nepomniachtchi_2025": "camera seed=75 fps=10 tilt=6 yaw=-88 noise=0.1 light=0.7",
+    "abdusattorov_praggnanandhaa_2025": "camera seed=98 fps=10 tilt=12 yaw=4 roll=2 noise=0.15",
 }
 
 
