@@ -152,3 +152,54 @@ fn the_library_covers_every_incident_kind_and_command() {
         assert!(commands.contains(command), "no scenario uses {command}");
     }
 }
+
+#[test]
+fn the_public_games_are_long_and_hold_every_special_move() {
+    use shakmaty::{Chess, Move, Position, san::San};
+    let games: Vec<PathBuf> = library()
+        .into_iter()
+        .filter(|f| {
+            f.file_stem()
+                .is_some_and(|s| s.to_string_lossy().starts_with("game_"))
+        })
+        .collect();
+    assert!(games.len() >= 5, "{} full games", games.len());
+    let mut seen = std::collections::BTreeSet::new();
+    for file in games {
+        let expected: Expected = serde_json::from_str(
+            &std::fs::read_to_string(file.with_extension("expected.json")).expect("expected"),
+        )
+        .expect("json");
+        assert!(
+            expected.moves.len() >= 60,
+            "{file:?}: {} plies",
+            expected.moves.len()
+        );
+        let mut position = Chess::default();
+        for san in &expected.moves {
+            let played = san
+                .parse::<San>()
+                .expect("san")
+                .to_move(&position)
+                .unwrap_or_else(|e| panic!("{file:?}: {san}: {e}"));
+            seen.insert(match &played {
+                Move::EnPassant { .. } => "en passant",
+                Move::Castle { king, rook } if rook.file() > king.file() => "castling kingside",
+                Move::Castle { .. } => "castling queenside",
+                Move::Normal {
+                    promotion: Some(_), ..
+                } => "promotion",
+                _ => "other",
+            });
+            position.play_unchecked(played);
+        }
+    }
+    for special in [
+        "en passant",
+        "castling kingside",
+        "castling queenside",
+        "promotion",
+    ] {
+        assert!(seen.contains(special), "no public game has {special}");
+    }
+}
