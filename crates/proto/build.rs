@@ -15,6 +15,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut config = tonic_prost_build::Config::new();
     config.protoc_executable(protoc);
-    tonic_prost_build::configure().compile_with_config(config, &[proto], &[root])?;
+    // The descriptor set lets the server answer gRPC reflection.
+    let descriptors = PathBuf::from(std::env::var("OUT_DIR")?).join("referee_descriptor.bin");
+    tonic_prost_build::configure()
+        .file_descriptor_set_path(descriptors)
+        .compile_with_config(config, &[proto], &[root])?;
     Ok(())
 }

@@ -9,9 +9,8 @@ use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressStyle};
 use referee_rules::pgn::Tags;
 use referee_rules::{Event, Referee, Verdict};
-use referee_tracker::{Observation, Tracker};
-use referee_vision::{BoardCorners, Eyes, VideoReader};
-use shakmaty::Position;
+use referee_vision::{BoardCorners, VideoReader};
+use referee_watch::BoardWatch;
 
 use crate::report;
 
@@ -113,14 +112,8 @@ pub fn replay(
 ) -> Result<Verdict> {
     let started = Instant::now();
     let mut reader = VideoReader::open(video)?;
-    let mut referee = Referee::from_fen(fen, tags).map_err(|e| anyhow!("--fen: {e}"))?;
-    let start = referee.position().clone();
-    let first = reader
-        .next_frame()?
-        .ok_or_else(|| anyhow!("{}: the video has no frames", video.display()))?;
-    let mut eyes = Eyes::calibrate(&first, corners, start.board(), None)
-        .with_context(|| format!("{}: calibrating on the first frame", video.display()))?;
-    let mut tracker = Tracker::new(start);
+    let referee = Referee::from_fen(fen, tags).map_err(|e| anyhow!("--fen: {e}"))?;
+    let mut watch = BoardWatch::new(referee, Some(corners));
     let bar = if progress {
         ProgressBar::new(reader.length.unwrap_or(0))
     } else {
@@ -135,50 +128,37 @@ pub fn replay(
     let mut rejected = 0u64;
     // Seconds from the last motion before a move to the frame that reports it.
     let mut latencies: Vec<f64> = Vec::new();
-    let mut frame = Some(first);
     let mut index = 0u64;
-    while let Some(image) = frame {
+    let mut clock = Instant::now();
+    while let Some(image) = reader.next_frame()? {
+        times.decode.push(elapsed_ms(clock));
         let t = index as f64 / reader.fps;
-        let clock = Instant::now();
-        let board = eyes.locate(&image)?;
-        times.locate.push(elapsed_ms(clock));
-        let clock = Instant::now();
-        let reading = eyes.detect(&board)?;
-        times.detect.push(elapsed_ms(clock));
-        let clock = Instant::now();
-        let step = tracker.push(&Observation {
-            t,
-            changed: reading.changed,
-            scores: reading.scores,
-            occupancy: reading.occupancy,
-            // The colour baseline sees no fingertips: touches come with the hand model.
-            fingertip: None,
-            still: reading.still(),
-        });
-        if step.accept != 0 {
-            eyes.accept(&board, step.accept)?;
-        }
-        if let Some(last) = step.events.last() {
+        let seen = if index == 0 {
+            watch
+                .look(&image, t)
+                .with_context(|| format!("{}: calibrating on the first frame", video.display()))?
+        } else {
+            watch.look(&image, t)?
+        };
+        times.locate.push(watch.times.locate);
+        times.detect.push(watch.times.detect);
+        times.track.push(watch.times.track);
+        times.rules.push(watch.times.rules);
+        if let Some(last) = seen.events.last() {
             latencies.push(t - last.t);
         }
-        times.track.push(elapsed_ms(clock));
-        let clock = Instant::now();
-        for event in step.events {
-            match referee.apply(&event) {
-                Ok(_) => events.push(event),
-                Err(_) => rejected += 1,
-            }
-        }
-        times.rules.push(elapsed_ms(clock));
+        rejected += u64::from(seen.rejected);
+        events.extend(seen.events);
         index += 1;
         bar.inc(1);
-        let clock = Instant::now();
-        frame = reader.next_frame()?;
-        times.decode.push(elapsed_ms(clock));
+        clock = Instant::now();
+    }
+    if index == 0 {
+        return Err(anyhow!("{}: the video has no frames", video.display()));
     }
     bar.finish_and_clear();
-    referee.finish();
-    let mut verdict = referee.verdict();
+    watch.finish();
+    let mut verdict = watch.referee().verdict();
     verdict.events = events;
     let seconds = started.elapsed().as_secs_f64();
     let stage_ms = serde_json::json!({
@@ -207,6 +187,8 @@ pub fn replay(
         "latency_ms".into(),
         serde_json::json!({"median": median(&mut latencies) * 1e3, "max": max_latency * 1e3}),
     );
-    stats.insert("white_side".into(), eyes.orientation().white_side().into());
+    if let Some(orientation) = watch.orientation() {
+        stats.insert("white_side".into(), orientation.white_side().into());
+    }
     Ok(verdict)
 }

@@ -12,6 +12,9 @@ pub mod v1 {
 
 pub use v1::*;
 
+/// The compiled descriptors of `referee.v1`, for gRPC reflection.
+pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("referee_descriptor");
+
 #[cfg(test)]
 mod tests {
     use prost::Message;

@@ -20,6 +20,7 @@ mod error;
 pub mod event;
 pub mod notation;
 pub mod obligation;
+pub mod ordinary;
 pub mod pgn;
 pub mod referee;
 pub mod table;
@@ -29,4 +30,6 @@ pub use error::{ApplyError, EventLogError, ParseEventError};
 pub use event::{Action, Event, parse_event_log};
 pub use obligation::{Obligation, Touch};
 pub use referee::{ArbitrateError, Referee, Update, arbitrate_log};
-pub use verdict::{Article, Claim, Incident, IncidentKind, MoveRecord, Side, Verdict};
+pub use verdict::{
+    ARTICLES, Article, Claim, Incident, IncidentKind, MoveRecord, Side, Verdict, article,
+};

@@ -61,6 +61,21 @@ pub enum IncidentKind {
 }
 
 impl IncidentKind {
+    pub const ALL: [IncidentKind; 7] = [
+        IncidentKind::TouchMove,
+        IncidentKind::ReleaseFinal,
+        IncidentKind::PromotionChanged,
+        IncidentKind::TwoHands,
+        IncidentKind::AdjustUndeclared,
+        IncidentKind::TouchOnOpponentTurn,
+        IncidentKind::IllegalMove,
+    ];
+
+    /// The kind a stored name stands for.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             IncidentKind::TouchMove => "touch_move",
@@ -76,6 +91,16 @@ impl IncidentKind {
 
 /// The article of the Laws an incident falls under, e.g. `4.3a`.
 pub type Article = &'static str;
+
+/// Every article an incident can cite (contracts.md §2).
+pub const ARTICLES: [Article; 12] = [
+    "4.0", "4.1", "4.2", "4.3a", "4.3b", "4.3c", "4.4a", "4.4b", "4.4c", "4.4d", "4.7", "7.5",
+];
+
+/// The article a stored name stands for.
+pub fn article(name: &str) -> Option<Article> {
+    ARTICLES.into_iter().find(|a| *a == name)
+}
 
 /// A touch as evidence: which piece, where it stood, when.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -1,0 +1,85 @@
+//! The rules engine's records in the API's terms (proto `referee.v1`), and
+//! back where the store replays a game.
+
+use referee_proto as pb;
+use referee_rules::{Event, Incident, MoveRecord, Side};
+use serde_json::{Map, Value};
+
+pub fn side(side: Side) -> i32 {
+    match side {
+        Side::White => pb::Side::White as i32,
+        Side::Black => pb::Side::Black as i32,
+    }
+}
+
+fn side_name(side: i32) -> Option<&'static str> {
+    match pb::Side::try_from(side) {
+        Ok(pb::Side::White) => Some("white"),
+        Ok(pb::Side::Black) => Some("black"),
+        _ => None,
+    }
+}
+
+/// A physical event on the wire.
+pub fn event(event: &Event) -> pb::PhysicalEvent {
+    let value = serde_json::to_value(event).unwrap_or_default();
+    let text = |key: &str| value[key].as_str().unwrap_or_default().to_string();
+    pb::PhysicalEvent {
+        t: event.t,
+        r#type: text("type"),
+        square: text("square"),
+        piece: text("piece"),
+        side: match event.side {
+            Some(color) => side(color.into()),
+            None => pb::Side::Unspecified as i32,
+        },
+        confidence: event.confidence.unwrap_or(1.0),
+    }
+}
+
+/// A stored physical event, parsed back as the event log parses it.
+pub fn event_back(event: &pb::PhysicalEvent) -> Result<Event, String> {
+    let mut object = Map::new();
+    object.insert("t".into(), event.t.into());
+    object.insert("type".into(), event.r#type.clone().into());
+    if !event.square.is_empty() {
+        object.insert("square".into(), event.square.clone().into());
+    }
+    if !event.piece.is_empty() {
+        object.insert("piece".into(), event.piece.clone().into());
+    }
+    if let Some(name) = side_name(event.side) {
+        object.insert("side".into(), name.into());
+    }
+    if event.confidence < 1.0 {
+        object.insert("confidence".into(), f64::from(event.confidence).into());
+    }
+    Event::from_json(&Value::Object(object)).map_err(|e| e.to_string())
+}
+
+pub fn move_record(m: &MoveRecord) -> pb::Move {
+    pb::Move {
+        ply: m.ply,
+        side: side(m.side),
+        san: m.san.clone(),
+        uci: m.uci.clone(),
+        t: m.t,
+    }
+}
+
+/// An incident as the service names it: `id` is unique across the store.
+pub fn incident(game_id: &str, id: String, incident: &Incident) -> pb::Incident {
+    pb::Incident {
+        id,
+        ply: incident.ply,
+        side: side(incident.side),
+        kind: incident.kind.name().into(),
+        article: incident.article.into(),
+        squares: incident.squares.clone(),
+        t: incident.t,
+        claimable: incident.claimable,
+        detail: incident.detail.clone(),
+        game_id: game_id.into(),
+        ..Default::default()
+    }
+}

@@ -1,0 +1,498 @@
+//! One game the service keeps: its chain (the board's watch), its log
+//! numbered update by update, and what arbiters added (decisions,
+//! corrections). Everything that changes a game goes through here: the
+//! update is written to the store first, then told to watchers.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use opencv::core::Mat;
+use opencv::prelude::*;
+use referee_proto as pb;
+use referee_proto::update::What;
+use referee_rules::ordinary::ordinary_events;
+use referee_rules::pgn::{Tags, write_pgn};
+use referee_rules::{Incident, IncidentKind, Referee, Side, Update, article};
+use referee_vision::BoardCorners;
+use referee_watch::{BoardWatch, Seen};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use tokio::sync::broadcast;
+use tonic::Status;
+
+use crate::convert;
+use crate::frames::{self, Recent};
+use crate::store::{Store, StoreError};
+
+/// How many updates a slow watcher may fall behind before it reads the store.
+const BROADCAST: usize = 1024;
+
+/// A game held by the service.
+#[derive(Debug)]
+pub struct LiveGame {
+    pub id: String,
+    pub board_id: String,
+    /// Every stored update, as it is stored.
+    pub updates: broadcast::Sender<pb::Update>,
+    /// Held by the board's camera stream: one stream a board at a time.
+    pub camera: std::sync::Arc<tokio::sync::Mutex<()>>,
+    pub state: Mutex<GameState>,
+}
+
+impl LiveGame {
+    pub fn new(state: GameState) -> Self {
+        Self {
+            id: state.game.id.clone(),
+            board_id: state.game.board_id.clone(),
+            updates: broadcast::channel(BROADCAST).0,
+            camera: std::sync::Arc::new(tokio::sync::Mutex::new(())),
+            state: Mutex::new(state),
+        }
+    }
+
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, GameState> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Tells watchers what was stored.
+    pub fn tell(&self, updates: &[pb::Update]) {
+        for update in updates {
+            // No watcher is not an error.
+            let _ = self.updates.send(update.clone());
+        }
+    }
+}
+
+/// A game's state behind its lock.
+#[derive(Debug)]
+pub struct GameState {
+    pub game: pb::Game,
+    start: Chess,
+    tags: Tags,
+    watch: BoardWatch,
+    seq: u64,
+    events: Vec<pb::PhysicalEvent>,
+    incidents: Vec<pb::Incident>,
+    decisions: HashMap<String, pb::Incident>,
+    corrections: Vec<pb::Correction>,
+    termination: String,
+    pub stats: pb::FrameStats,
+    /// The width and height of the board's frames, from the first one.
+    frame_size: Option<(i32, i32)>,
+    recent: Recent,
+}
+
+fn internal(e: StoreError) -> Status {
+    Status::internal(e.to_string())
+}
+
+fn corners_of(game: &pb::Game) -> Result<Option<BoardCorners>, String> {
+    match game.corners.as_slice() {
+        [] => Ok(None),
+        [a, b, c, d] => {
+            let corners = BoardCorners([[a.x, a.y], [b.x, b.y], [c.x, c.y], [d.x, d.y]]);
+            corners.validate().map_err(|e| e.to_string())?;
+            Ok(Some(corners))
+        }
+        other => Err(format!("corners: expected 4 points, got {}", other.len())),
+    }
+}
+
+fn tags_of(game: &pb::Game) -> Tags {
+    let mut tags = Vec::new();
+    for (name, value) in [
+        ("Event", &game.event),
+        ("Site", &game.board_id),
+        ("Round", &game.round),
+        ("White", &game.white),
+        ("Black", &game.black),
+        ("TimeControl", &game.time_control),
+    ] {
+        if !value.is_empty() {
+            let value = if name == "Site" {
+                format!("board {value}")
+            } else {
+                value.clone()
+            };
+            tags.push((name.to_string(), value));
+        }
+    }
+    Tags(tags)
+}
+
+/// Seconds since the epoch.
+pub fn now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
+impl GameState {
+    /// A game just opened (its record already checked).
+    pub fn open(game: pb::Game) -> Result<Self, String> {
+        let start = if game.start_fen.is_empty() {
+            Chess::default()
+        } else {
+            game.start_fen
+                .parse::<Fen>()
+                .map_err(|e| format!("fen: {e}"))?
+                .into_position(CastlingMode::Standard)
+                .map_err(|e| format!("fen: {e}"))?
+        };
+        let tags = tags_of(&game);
+        let referee = Referee::new(start.clone(), tags.clone());
+        let watch = BoardWatch::new(referee, corners_of(&game)?);
+        Ok(Self {
+            game,
+            start,
+            tags,
+            watch,
+            seq: 0,
+            events: Vec::new(),
+            incidents: Vec::new(),
+            decisions: HashMap::new(),
+            corrections: Vec::new(),
+            termination: String::new(),
+            stats: pb::FrameStats::default(),
+            frame_size: None,
+            recent: Recent::default(),
+        })
+    }
+
+    /// A game rebuilt from its stored log, as it stood before the restart.
+    pub fn rebuild(game: pb::Game, log: Vec<pb::Update>) -> Result<Self, String> {
+        let mut state = Self::open(game)?;
+        for update in log {
+            let at = |e: String| format!("game {}, update {}: {e}", state.game.id, update.seq);
+            match &update.what {
+                Some(What::Event(e)) => {
+                    let event = convert::event_back(e).map_err(at)?;
+                    state.watch.apply(&event).map_err(|e| at(e.to_string()))?;
+                    state.events.push(e.clone());
+                }
+                Some(What::Move(m)) => {
+                    // A move completed by the end of a stream, not by an event.
+                    if !state.watch.referee().moves().iter().any(|r| r.ply == m.ply) {
+                        state.watch.finish();
+                    }
+                }
+                Some(What::Incident(i)) if i.decision.is_empty() => state.incidents.push(i.clone()),
+                Some(What::Incident(i)) => {
+                    state.decisions.insert(i.id.clone(), i.clone());
+                }
+                Some(What::Correction(c)) => {
+                    let (referee, _) = state.corrected(c.ply, &c.uci).map_err(at)?;
+                    state.watch.replace_referee(referee);
+                    state.corrections.push(c.clone());
+                }
+                Some(What::Result(_)) => {
+                    if let Some(update) = state.watch.referee().verdict().termination {
+                        state.termination = update;
+                    }
+                }
+                Some(What::Stats(_)) | None => {}
+            }
+            state.seq = update.seq;
+        }
+        Ok(state)
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.game.state == "open"
+    }
+
+    fn number(&mut self, what: What) -> pb::Update {
+        self.seq += 1;
+        pb::Update {
+            game_id: self.game.id.clone(),
+            seq: self.seq,
+            what: Some(what),
+        }
+    }
+
+    /// One frame from the camera: decoded, watched, and what it made known
+    /// stored. A frame that cannot be read is counted and skipped.
+    pub fn look(
+        &mut self,
+        store: &dyn Store,
+        frame: &pb::Frame,
+    ) -> Result<Vec<pb::Update>, Status> {
+        let image = match frames::decode(frame, self.frame_size) {
+            Ok(image) => image,
+            Err(reason) => {
+                self.stats.frames_corrupt += 1;
+                tracing::warn!(game = %self.game.id, t = frame.t, "frame skipped: {reason}");
+                return Ok(Vec::new());
+            }
+        };
+        self.frame_size = Some((image.cols(), image.rows()));
+        self.recent.keep(frame, &image);
+        let seen = self.watch_frame(&image, frame.t)?;
+        self.stats.frames_processed += 1;
+        self.record(store, seen)
+    }
+
+    fn watch_frame(&mut self, image: &Mat, t: f64) -> Result<Seen, Status> {
+        if !self.is_open() {
+            return Ok(Seen::default());
+        }
+        self.watch.look(image, t).map_err(|e| match e {
+            referee_vision::Error::Calibration(reason) => Status::failed_precondition(format!(
+                "board {}: cannot calibrate: {reason}",
+                self.game.board_id
+            )),
+            other => Status::internal(format!("board {}: {other}", self.game.board_id)),
+        })
+    }
+
+    /// The stream ended: a move made and left stands as played.
+    pub fn end_of_stream(&mut self, store: &dyn Store) -> Result<Vec<pb::Update>, Status> {
+        let updates = self.watch.finish();
+        let seen = Seen {
+            updates,
+            ..Seen::default()
+        };
+        let stored = self.record(store, seen)?;
+        self.watch.recalibrate();
+        self.frame_size = None;
+        Ok(stored)
+    }
+
+    /// Numbers, stores and keeps what the chain made known.
+    fn record(&mut self, store: &dyn Store, seen: Seen) -> Result<Vec<pb::Update>, Status> {
+        let mut out = Vec::new();
+        let mut ended = false;
+        for event in &seen.events {
+            out.push(self.number(What::Event(convert::event(event))));
+        }
+        for update in &seen.updates {
+            let what = match update {
+                Update::Move(m) => What::Move(convert::move_record(m)),
+                Update::Incident(incident) => What::Incident(self.raise(store, incident)?),
+                Update::End {
+                    result,
+                    termination,
+                } => {
+                    self.game.result = result.clone();
+                    self.game.state = "finished".into();
+                    self.termination = termination.clone();
+                    ended = true;
+                    What::Result(result.clone())
+                }
+                Update::Claim(_) => continue,
+            };
+            out.push(self.number(what));
+        }
+        store.append(&self.game.id, &out).map_err(internal)?;
+        if ended {
+            store.update_game(&self.game).map_err(internal)?;
+        }
+        for update in &out {
+            match &update.what {
+                Some(What::Event(e)) => self.events.push(e.clone()),
+                Some(What::Incident(i)) => self.incidents.push(i.clone()),
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// An incident with its service-wide id and its evidence kept.
+    fn raise(&self, store: &dyn Store, incident: &Incident) -> Result<pb::Incident, Status> {
+        let id = format!("{}-{}", self.game.id, self.incidents.len() + 1);
+        let mut raised = convert::incident(&self.game.id, id.clone(), incident);
+        for (k, jpeg) in self.recent.around(incident.t).into_iter().enumerate() {
+            let path = store
+                .keep_evidence(&format!("{id}-{}.jpg", k + 1), jpeg)
+                .map_err(internal)?;
+            raised.evidence.push(path);
+        }
+        Ok(raised)
+    }
+
+    /// Incidents with their latest decision.
+    pub fn incidents(&self) -> Vec<pb::Incident> {
+        self.incidents
+            .iter()
+            .map(|i| match self.decisions.get(&i.id) {
+                Some(d) => pb::Incident {
+                    decision: d.decision.clone(),
+                    decided_by: d.decided_by.clone(),
+                    note: d.note.clone(),
+                    decided_at: d.decided_at,
+                    ..i.clone()
+                },
+                None => i.clone(),
+            })
+            .collect()
+    }
+
+    pub fn has_incident(&self, id: &str) -> bool {
+        self.incidents.iter().any(|i| i.id == id)
+    }
+
+    /// An arbiter's decision, stored.
+    pub fn decide(
+        &mut self,
+        store: &dyn Store,
+        id: &str,
+        decision: &str,
+        note: &str,
+        by: &str,
+    ) -> Result<(pb::Incident, pb::Update), Status> {
+        if !matches!(decision, "upheld" | "dismissed") {
+            return Err(Status::invalid_argument(format!(
+                "decision `{decision}`: expected upheld or dismissed"
+            )));
+        }
+        let incident = self
+            .incidents
+            .iter()
+            .find(|i| i.id == id)
+            .ok_or_else(|| Status::not_found(format!("no incident {id}")))?;
+        let decided = pb::Incident {
+            decision: decision.into(),
+            note: note.into(),
+            decided_by: by.into(),
+            decided_at: now(),
+            ..incident.clone()
+        };
+        let update = self.number(What::Incident(decided.clone()));
+        store
+            .append(&self.game.id, std::slice::from_ref(&update))
+            .map_err(internal)?;
+        self.decisions.insert(id.into(), decided.clone());
+        Ok((decided, update))
+    }
+
+    /// The game's record with the move at `ply` replaced by `uci`, the
+    /// later moves played again where they still can be; and the moves from
+    /// `ply` on.
+    fn corrected(&self, ply: u32, uci: &str) -> Result<(Referee, Vec<pb::Move>), String> {
+        let moves = self.watch.referee().moves().to_vec();
+        let first = moves.first().map_or(0, |m| m.ply);
+        let index = ply
+            .checked_sub(first)
+            .map(|i| i as usize)
+            .filter(|&i| i < moves.len())
+            .ok_or_else(|| {
+                format!(
+                    "ply {ply} has not been played (plies {first} to {})",
+                    first + moves.len() as u32 - 1
+                )
+            })?;
+        let mut referee = Referee::new(self.start.clone(), self.tags.clone());
+        for (i, record) in moves.iter().enumerate() {
+            let wanted = if i == index { uci } else { record.uci.as_str() };
+            let position = referee.position().clone();
+            let played = wanted
+                .parse::<UciMove>()
+                .map_err(|e| e.to_string())
+                .and_then(|u| u.to_move(&position).map_err(|e| e.to_string()));
+            let m = match played {
+                Ok(m) => m,
+                Err(e) if i == index => {
+                    let fen = Fen::from_position(&position, EnPassantMode::Legal);
+                    return Err(format!("{wanted} is not legal at ply {ply} ({fen}): {e}"));
+                }
+                // The later moves no longer follow: the arbiter enters them.
+                Err(_) => break,
+            };
+            for event in ordinary_events(&m, position.turn(), record.t) {
+                referee.apply(&event).map_err(|e| e.to_string())?;
+            }
+        }
+        let derived = referee.moves()[index.min(referee.moves().len())..]
+            .iter()
+            .map(convert::move_record)
+            .collect();
+        Ok((referee, derived))
+    }
+
+    /// An arbiter's correction of a misread move, stored.
+    pub fn correct(
+        &mut self,
+        store: &dyn Store,
+        ply: u32,
+        uci: &str,
+        note: &str,
+        by: &str,
+    ) -> Result<pb::Update, Status> {
+        let (referee, moves) = self.corrected(ply, uci).map_err(Status::invalid_argument)?;
+        let san = moves.first().map(|m| m.san.clone()).unwrap_or_default();
+        let correction = pb::Correction {
+            ply,
+            uci: uci.into(),
+            san,
+            note: note.into(),
+            by: by.into(),
+            at: now(),
+            moves,
+        };
+        let update = self.number(What::Correction(correction.clone()));
+        store
+            .append(&self.game.id, std::slice::from_ref(&update))
+            .map_err(internal)?;
+        self.watch.replace_referee(referee);
+        self.corrections.push(correction);
+        Ok(update)
+    }
+
+    /// The verdict so far (contracts.md §2 in the API's terms).
+    pub fn verdict(&self) -> pb::Verdict {
+        let referee = self.watch.referee();
+        let moves = referee.moves();
+        let incidents = self.incidents();
+        let for_pgn: Vec<Incident> = incidents.iter().filter_map(rules_incident).collect();
+        let start_fen = (self.start != Chess::default()).then(|| self.game.start_fen.clone());
+        let start_ply = 2 * (self.start.fullmoves().get() - 1)
+            + if self.start.turn().is_white() { 1 } else { 2 };
+        let termination = (!self.termination.is_empty()).then_some(self.termination.as_str());
+        let pgn = write_pgn(
+            &self.tags,
+            start_fen.as_deref(),
+            start_ply,
+            moves,
+            &for_pgn,
+            &[],
+            &self.game.result,
+            termination,
+        );
+        pb::Verdict {
+            game: Some(self.game.clone()),
+            moves: moves.iter().map(convert::move_record).collect(),
+            incidents,
+            result: self.game.result.clone(),
+            fen: Fen::from_position(referee.position(), EnPassantMode::Legal).to_string(),
+            pgn,
+            termination: self.termination.clone(),
+            events: self.events.clone(),
+            stats: Some(self.stats),
+            corrections: self.corrections.clone(),
+        }
+    }
+}
+
+/// A stored incident in the rules engine's terms, for the PGN.
+fn rules_incident(i: &pb::Incident) -> Option<Incident> {
+    Some(Incident {
+        id: i.id.clone(),
+        ply: i.ply,
+        side: if i.side == pb::Side::Black as i32 {
+            Side::Black
+        } else {
+            Side::White
+        },
+        kind: IncidentKind::from_name(&i.kind)?,
+        article: article(&i.article)?,
+        squares: i.squares.clone(),
+        t: i.t,
+        claimable: i.claimable,
+        detail: i.detail.clone(),
+        touches: Vec::new(),
+        played: None,
+    })
+}

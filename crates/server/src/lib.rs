@@ -1,0 +1,118 @@
+//! The referee's service: cameras stream each board's frames in over gRPC;
+//! the service referees every board at once, keeps the record in a store
+//! that survives a crash, and serves it to arbiters and streamers.
+//!
+//! - [`service`]: the gRPC API (`proto/referee/v1`), frames queued a board
+//!   at a time and refereed on a worker pool.
+//! - [`game`]: one game held: its chain, log, decisions and corrections.
+//! - [`store`]: the store trait; [`sqlite`]: the embedded SQLite store.
+//! - [`frames`]: frames decoded and checked; evidence kept.
+//! - [`auth`]: tokens and roles (`--auth FILE`).
+//! - [`convert`]: the rules engine's records in the API's terms.
+
+pub mod auth;
+pub mod convert;
+pub mod frames;
+pub mod game;
+pub mod service;
+pub mod sqlite;
+pub mod store;
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use referee_proto::referee_server::RefereeServer;
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::transport::{Identity, Server, ServerTlsConfig};
+
+pub use auth::Access;
+pub use service::RefereeService;
+pub use sqlite::SqliteStore;
+pub use store::{Store, StoreError};
+
+/// The largest message the service accepts (a frame), in bytes.
+pub const MAX_MESSAGE: usize = 16 << 20;
+
+/// How the service runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The SQLite file.
+    pub db: PathBuf,
+    pub access: Access,
+    /// PEM certificate and key: serve over TLS.
+    pub tls: Option<(PathBuf, PathBuf)>,
+    /// Threads the chain runs on at once.
+    pub workers: usize,
+    /// Frames a second a stream may send, by capture time; faster ones are dropped.
+    pub max_fps: f64,
+}
+
+impl Config {
+    pub fn new(db: PathBuf) -> Self {
+        Self {
+            db,
+            access: Access::LoopbackOnly,
+            tls: None,
+            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            max_fps: 120.0,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot rebuild the stored games: {0}")]
+    Rebuild(String),
+    #[error("TLS: {path}: {source}")]
+    Tls {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Transport(#[from] tonic::transport::Error),
+}
+
+/// Serves on `listener` until `shutdown` completes.
+pub async fn serve(
+    config: Config,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db)?);
+    let service = RefereeService::new(store, config.access.clone(), config.workers, config.max_fps)
+        .map_err(ServeError::Rebuild)?;
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health.set_serving::<RefereeServer<RefereeService>>().await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(referee_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()
+        .map_err(|e| ServeError::Rebuild(format!("reflection: {e}")))?;
+    let mut server = Server::builder();
+    if let Some((cert, key)) = &config.tls {
+        let read = |path: &PathBuf| {
+            std::fs::read(path).map_err(|source| ServeError::Tls {
+                path: path.clone(),
+                source,
+            })
+        };
+        let identity = Identity::from_pem(read(cert)?, read(key)?);
+        server = server.tls_config(ServerTlsConfig::new().identity(identity))?;
+    }
+    server
+        .add_service(health_service)
+        .add_service(reflection)
+        .add_service(
+            RefereeServer::new(service)
+                .max_decoding_message_size(MAX_MESSAGE)
+                .max_encoding_message_size(MAX_MESSAGE),
+        )
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,472 @@
+//! The gRPC API (`referee.v1.Referee`) over the games the service holds.
+//!
+//! Frames are read off each camera stream by an async task and queued
+//! (a few a board); the chain runs on blocking threads, as many at once as
+//! there are cores. A frame that finds its board's queue full is dropped
+//! and counted: memory stays bounded whatever the cameras send.
+
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+
+use referee_proto as pb;
+use referee_proto::referee_server::Referee;
+use referee_proto::update::What;
+use tokio::sync::{Semaphore, broadcast, mpsc};
+use tokio_stream::Stream;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Response, Status, Streaming};
+
+use crate::auth::{Access, Holder, Need};
+use crate::game::{GameState, LiveGame};
+use crate::store::Store;
+
+/// Frames a board may have waiting for the chain.
+pub const QUEUE: usize = 4;
+
+type UpdateStream = Pin<Box<dyn Stream<Item = Result<pb::Update, Status>> + Send>>;
+
+/// Counters of one game's frames that the stream reader keeps (the chain
+/// keeps the others).
+#[derive(Debug, Default)]
+struct Counters {
+    received: AtomicU64,
+    dropped: AtomicU64,
+}
+
+#[derive(Debug)]
+struct Held {
+    game: Arc<LiveGame>,
+    counters: Arc<Counters>,
+}
+
+/// The service's state: its store, its games, who may call.
+#[derive(Debug)]
+pub struct RefereeService {
+    store: Arc<dyn Store>,
+    games: RwLock<Vec<Arc<Held>>>,
+    access: Access,
+    workers: Arc<Semaphore>,
+    /// The least time between two frames of a stream, by their capture times.
+    min_interval: f64,
+}
+
+fn valid_board_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+impl RefereeService {
+    /// The service over `store`, with the games it holds rebuilt from their logs.
+    pub fn new(
+        store: Arc<dyn Store>,
+        access: Access,
+        workers: usize,
+        max_fps: f64,
+    ) -> Result<Self, String> {
+        let mut games = Vec::new();
+        for game in store.games().map_err(|e| e.to_string())? {
+            let log = store.log(&game.id, 0).map_err(|e| e.to_string())?;
+            let state = GameState::rebuild(game, log)?;
+            games.push(Arc::new(Held {
+                game: Arc::new(LiveGame::new(state)),
+                counters: Arc::default(),
+            }));
+        }
+        Ok(Self {
+            store,
+            games: RwLock::new(games),
+            access,
+            workers: Arc::new(Semaphore::new(workers.max(1))),
+            min_interval: if max_fps > 0.0 { 1.0 / max_fps } else { 0.0 },
+        })
+    }
+
+    fn games(&self) -> Vec<Arc<Held>> {
+        self.games
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    fn held(&self, id: &str) -> Result<Arc<Held>, Status> {
+        self.games()
+            .into_iter()
+            .find(|h| h.game.id == id)
+            .ok_or_else(|| Status::not_found(format!("no game {id}")))
+    }
+
+    fn open_on(&self, board: &str) -> Option<Arc<Held>> {
+        self.games()
+            .into_iter()
+            .rev()
+            .find(|h| h.game.board_id == board && h.game.lock().is_open())
+    }
+
+    fn check<T>(&self, request: &Request<T>, need: Need) -> Result<Holder, Status> {
+        self.access
+            .check(request.metadata(), request.remote_addr(), need)
+    }
+
+    fn stats(held: &Held) -> pb::FrameStats {
+        let mut stats = held.game.lock().stats;
+        stats.frames_received = held.counters.received.load(Ordering::Relaxed);
+        stats.frames_dropped = held.counters.dropped.load(Ordering::Relaxed);
+        stats
+    }
+
+    fn verdict(held: &Held) -> pb::Verdict {
+        let mut verdict = held.game.lock().verdict();
+        verdict.stats = Some(Self::stats(held));
+        verdict
+    }
+}
+
+#[tonic::async_trait]
+impl Referee for RefereeService {
+    async fn open_game(
+        &self,
+        request: Request<pb::OpenGameRequest>,
+    ) -> Result<Response<pb::Game>, Status> {
+        let board = request.get_ref().board_id.clone();
+        if !valid_board_id(&board) {
+            return Err(Status::invalid_argument(format!(
+                "board_id `{board}`: 1 to 64 letters, digits, `-`, `_` or `.`"
+            )));
+        }
+        self.check(&request, Need::Camera(&board))?;
+        if let Some(held) = self.open_on(&board) {
+            return Ok(Response::new(held.game.lock().game.clone()));
+        }
+        let asked = request.into_inner();
+        let n = self
+            .games()
+            .iter()
+            .filter(|h| h.game.board_id == board)
+            .count()
+            + 1;
+        let game = pb::Game {
+            id: format!("{board}-{n}"),
+            board_id: board,
+            white: asked.white,
+            black: asked.black,
+            event: asked.event,
+            round: asked.round,
+            start_fen: asked.fen,
+            result: "*".into(),
+            state: "open".into(),
+            time_control: asked.time_control,
+            corners: asked.corners,
+        };
+        let state = GameState::open(game.clone()).map_err(Status::invalid_argument)?;
+        self.store
+            .create_game(&game)
+            .map_err(|e| Status::internal(e.to_string()))?;
+        tracing::info!(game = %game.id, "game opened");
+        self.games
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(Arc::new(Held {
+                game: Arc::new(LiveGame::new(state)),
+                counters: Arc::default(),
+            }));
+        Ok(Response::new(game))
+    }
+
+    type StreamFramesStream = UpdateStream;
+
+    async fn stream_frames(
+        &self,
+        request: Request<Streaming<pb::Frame>>,
+    ) -> Result<Response<Self::StreamFramesStream>, Status> {
+        let (metadata, extensions, mut inbound) = request.into_parts();
+        let first = inbound
+            .message()
+            .await?
+            .ok_or_else(|| Status::invalid_argument("the stream carried no frame"))?;
+        if first.board_id.is_empty() {
+            return Err(Status::invalid_argument(
+                "the first frame must name its board (board_id)",
+            ));
+        }
+        let probe = Request::from_parts(metadata, extensions, ());
+        self.check(&probe, Need::Camera(&first.board_id))?;
+        let held = self.open_on(&first.board_id).ok_or_else(|| {
+            Status::not_found(format!(
+                "no game open on board {}: open one first (OpenGame)",
+                first.board_id
+            ))
+        })?;
+        let camera = held.game.camera.clone().try_lock_owned().map_err(|_| {
+            Status::already_exists(format!(
+                "board {} already has a camera streaming",
+                first.board_id
+            ))
+        })?;
+        let (frames_tx, frames_rx) = mpsc::channel::<pb::Frame>(QUEUE);
+        let (out_tx, out_rx) = mpsc::channel(64);
+        tokio::spawn(read_frames(
+            inbound,
+            first,
+            held.clone(),
+            frames_tx,
+            self.min_interval,
+        ));
+        tokio::spawn(run_chain(
+            held,
+            self.store.clone(),
+            self.workers.clone(),
+            frames_rx,
+            out_tx,
+            camera,
+        ));
+        Ok(Response::new(Box::pin(ReceiverStream::new(out_rx))))
+    }
+
+    type WatchGameStream = UpdateStream;
+
+    async fn watch_game(
+        &self,
+        request: Request<pb::WatchGameRequest>,
+    ) -> Result<Response<Self::WatchGameStream>, Status> {
+        self.check(&request, Need::Viewer)?;
+        let asked = request.into_inner();
+        let held = self.held(&asked.game_id)?;
+        // Subscribe before reading the store, so that nothing falls between.
+        let live = held.game.updates.subscribe();
+        let store = self.store.clone();
+        let (tx, rx) = mpsc::channel(64);
+        tokio::spawn(watch(store, asked.game_id, asked.from_seq, live, tx));
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+
+    async fn get_game(
+        &self,
+        request: Request<pb::GetGameRequest>,
+    ) -> Result<Response<pb::Verdict>, Status> {
+        self.check(&request, Need::Viewer)?;
+        let held = self.held(&request.get_ref().game_id)?;
+        Ok(Response::new(RefereeService::verdict(&held)))
+    }
+
+    async fn list_games(
+        &self,
+        request: Request<pb::ListGamesRequest>,
+    ) -> Result<Response<pb::ListGamesResponse>, Status> {
+        self.check(&request, Need::Viewer)?;
+        let games = self
+            .games()
+            .iter()
+            .map(|h| h.game.lock().game.clone())
+            .collect();
+        Ok(Response::new(pb::ListGamesResponse { games }))
+    }
+
+    async fn list_incidents(
+        &self,
+        request: Request<pb::ListIncidentsRequest>,
+    ) -> Result<Response<pb::ListIncidentsResponse>, Status> {
+        self.check(&request, Need::Viewer)?;
+        let asked = request.into_inner();
+        let games = if asked.game_id.is_empty() {
+            self.games()
+        } else {
+            vec![self.held(&asked.game_id)?]
+        };
+        let incidents = games
+            .iter()
+            .flat_map(|h| h.game.lock().incidents())
+            .filter(|i| !asked.open_only || i.decision.is_empty())
+            .collect();
+        Ok(Response::new(pb::ListIncidentsResponse { incidents }))
+    }
+
+    async fn decide_incident(
+        &self,
+        request: Request<pb::DecideIncidentRequest>,
+    ) -> Result<Response<pb::Incident>, Status> {
+        let arbiter = self.check(&request, Need::Arbiter)?;
+        let asked = request.into_inner();
+        let held = self
+            .games()
+            .into_iter()
+            .find(|h| h.game.lock().has_incident(&asked.incident_id))
+            .ok_or_else(|| Status::not_found(format!("no incident {}", asked.incident_id)))?;
+        let (incident, update) = held.game.lock().decide(
+            self.store.as_ref(),
+            &asked.incident_id,
+            &asked.decision,
+            &asked.note,
+            &arbiter.name,
+        )?;
+        held.game.tell(&[update]);
+        Ok(Response::new(incident))
+    }
+
+    async fn correct_move(
+        &self,
+        request: Request<pb::CorrectMoveRequest>,
+    ) -> Result<Response<pb::Verdict>, Status> {
+        let arbiter = self.check(&request, Need::Arbiter)?;
+        let asked = request.into_inner();
+        let held = self.held(&asked.game_id)?;
+        let update = held.game.lock().correct(
+            self.store.as_ref(),
+            asked.ply,
+            &asked.uci,
+            &asked.note,
+            &arbiter.name,
+        )?;
+        held.game.tell(&[update]);
+        Ok(Response::new(RefereeService::verdict(&held)))
+    }
+}
+
+/// Reads a camera's frames into its board's queue, dropping what does not fit.
+async fn read_frames(
+    mut inbound: Streaming<pb::Frame>,
+    first: pb::Frame,
+    held: Arc<Held>,
+    queue: mpsc::Sender<pb::Frame>,
+    min_interval: f64,
+) {
+    let mut next = Some(first);
+    let mut last_t = f64::NEG_INFINITY;
+    loop {
+        let frame = match next.take() {
+            Some(frame) => frame,
+            None => match inbound.message().await {
+                Ok(Some(frame)) => frame,
+                Ok(None) => break,
+                Err(status) => {
+                    tracing::warn!(game = %held.game.id, "camera stream broke: {status}");
+                    break;
+                }
+            },
+        };
+        held.counters.received.fetch_add(1, Ordering::Relaxed);
+        let misdirected = !frame.board_id.is_empty() && frame.board_id != held.game.board_id;
+        // Too soon after the last one (or going back in time): over the rate limit.
+        if misdirected || frame.t - last_t < min_interval {
+            held.counters.dropped.fetch_add(1, Ordering::Relaxed);
+            continue;
+        }
+        last_t = frame.t;
+        match queue.try_send(frame) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                held.counters.dropped.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => break,
+        }
+    }
+}
+
+/// Runs the chain over a board's queued frames, on the worker pool, and
+/// answers the camera with what happened and how its frames fared.
+async fn run_chain(
+    held: Arc<Held>,
+    store: Arc<dyn Store>,
+    workers: Arc<Semaphore>,
+    mut frames: mpsc::Receiver<pb::Frame>,
+    out: mpsc::Sender<Result<pb::Update, Status>>,
+    _camera: tokio::sync::OwnedMutexGuard<()>,
+) {
+    let stats_update = |held: &Held| pb::Update {
+        game_id: held.game.id.clone(),
+        seq: 0,
+        what: Some(What::Stats(RefereeService::stats(held))),
+    };
+    while let Some(frame) = frames.recv().await {
+        let Ok(permit) = workers.clone().acquire_owned().await else {
+            return;
+        };
+        let (game, store_ref) = (held.game.clone(), store.clone());
+        let done = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            game.lock().look(store_ref.as_ref(), &frame)
+        })
+        .await;
+        match done {
+            Ok(Ok(updates)) => {
+                held.game.tell(&updates);
+                for update in updates {
+                    // A camera that stopped reading still has its frames refereed.
+                    let _ = out.send(Ok(update)).await;
+                }
+                let _ = out.send(Ok(stats_update(&held))).await;
+            }
+            Ok(Err(status)) => {
+                let _ = out.send(Err(status)).await;
+                break;
+            }
+            Err(e) => {
+                let _ = out.send(Err(Status::internal(e.to_string()))).await;
+                break;
+            }
+        }
+    }
+    let (game, store_ref) = (held.game.clone(), store.clone());
+    let ended =
+        tokio::task::spawn_blocking(move || game.lock().end_of_stream(store_ref.as_ref())).await;
+    if let Ok(Ok(updates)) = ended {
+        held.game.tell(&updates);
+        for update in updates {
+            let _ = out.send(Ok(update)).await;
+        }
+    }
+    let _ = out.send(Ok(stats_update(&held))).await;
+}
+
+/// Sends a watcher the stored updates after `from`, then the live ones.
+async fn watch(
+    store: Arc<dyn Store>,
+    game_id: String,
+    from: u64,
+    mut live: broadcast::Receiver<pb::Update>,
+    out: mpsc::Sender<Result<pb::Update, Status>>,
+) {
+    let mut last = from;
+    let catch_up = |last: u64| {
+        let (store, game_id) = (store.clone(), game_id.clone());
+        async move {
+            tokio::task::spawn_blocking(move || store.log(&game_id, last))
+                .await
+                .map_err(|e| Status::internal(e.to_string()))?
+                .map_err(|e| Status::internal(e.to_string()))
+        }
+    };
+    loop {
+        match catch_up(last).await {
+            Ok(backlog) => {
+                for update in backlog {
+                    last = update.seq;
+                    if out.send(Ok(update)).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            Err(status) => {
+                let _ = out.send(Err(status)).await;
+                return;
+            }
+        }
+        loop {
+            match live.recv().await {
+                Ok(update) if update.seq > last => {
+                    last = update.seq;
+                    if out.send(Ok(update)).await.is_err() {
+                        return;
+                    }
+                }
+                Ok(_) => {}
+                // Fell behind: read the store again from the last one sent.
+                Err(broadcast::error::RecvError::Lagged(_)) => break,
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    }
+}

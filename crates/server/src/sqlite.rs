@@ -1,0 +1,355 @@
+//! The embedded store: one SQLite file (write-ahead log, synchronous
+//! commits) and a folder of evidence pictures beside it.
+//!
+//! Tables: `games`; `updates` (the log, each update as its protobuf bytes);
+//! and, derived from the log in the same transaction for people and tools,
+//! `events`, `moves`, `incidents`, `decisions`, `corrections`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use prost::Message;
+use referee_proto as pb;
+use rusqlite::{Connection, params};
+
+use crate::store::{Store, StoreError, StoreResult};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    board_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    result TEXT NOT NULL,
+    opened INTEGER NOT NULL,
+    game BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS updates (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    body BLOB NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL, seq INTEGER NOT NULL, t REAL NOT NULL, type TEXT NOT NULL,
+    square TEXT, piece TEXT, side TEXT, confidence REAL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL, ply INTEGER NOT NULL, side TEXT NOT NULL,
+    san TEXT NOT NULL, uci TEXT NOT NULL, t REAL NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE IF NOT EXISTS incidents (
+    id TEXT PRIMARY KEY, game_id TEXT NOT NULL, ply INTEGER NOT NULL, side TEXT NOT NULL,
+    kind TEXT NOT NULL, article TEXT NOT NULL, squares TEXT NOT NULL, t REAL NOT NULL,
+    claimable INTEGER NOT NULL, detail TEXT NOT NULL, evidence TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    incident_id TEXT NOT NULL, seq INTEGER NOT NULL, decision TEXT NOT NULL,
+    note TEXT NOT NULL, decided_by TEXT NOT NULL, decided_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS corrections (
+    game_id TEXT NOT NULL, seq INTEGER NOT NULL, ply INTEGER NOT NULL, uci TEXT NOT NULL,
+    san TEXT NOT NULL, note TEXT NOT NULL, corrected_by TEXT NOT NULL, corrected_at REAL NOT NULL
+);
+";
+
+/// The SQLite store.
+#[derive(Debug)]
+pub struct SqliteStore {
+    path: PathBuf,
+    evidence: PathBuf,
+    connection: Mutex<Connection>,
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the store at `path`; evidence goes to
+    /// `PATH.evidence/` beside it.
+    pub fn open(path: &Path) -> StoreResult<Self> {
+        let sqlite = |source| StoreError::Sqlite {
+            path: path.to_path_buf(),
+            source,
+        };
+        let connection = Connection::open(path).map_err(sqlite)?;
+        connection
+            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+            .map_err(sqlite)?;
+        connection.execute_batch(SCHEMA).map_err(sqlite)?;
+        let mut evidence = path.as_os_str().to_owned();
+        evidence.push(".evidence");
+        Ok(Self {
+            path: path.to_path_buf(),
+            evidence: PathBuf::from(evidence),
+            connection: Mutex::new(connection),
+        })
+    }
+
+    fn sqlite(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>) -> StoreResult<T> {
+        let mut connection = self
+            .connection
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(&mut connection).map_err(|e| self.sqlite(e))
+    }
+}
+
+fn side_name(side: i32) -> &'static str {
+    match pb::Side::try_from(side) {
+        Ok(pb::Side::White) => "white",
+        Ok(pb::Side::Black) => "black",
+        _ => "",
+    }
+}
+
+fn kind_of(update: &pb::Update) -> &'static str {
+    use pb::update::What;
+    match &update.what {
+        Some(What::Event(_)) => "event",
+        Some(What::Move(_)) => "move",
+        Some(What::Incident(i)) if i.decision.is_empty() => "incident",
+        Some(What::Incident(_)) => "decision",
+        Some(What::Result(_)) => "result",
+        Some(What::Stats(_)) => "stats",
+        Some(What::Correction(_)) => "correction",
+        None => "none",
+    }
+}
+
+/// Fills the derived tables for one update.
+fn derive(tx: &rusqlite::Transaction, game_id: &str, update: &pb::Update) -> rusqlite::Result<()> {
+    use pb::update::What;
+    let seq = update.seq as i64;
+    match &update.what {
+        Some(What::Event(e)) => {
+            tx.execute(
+                "INSERT INTO events VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    game_id,
+                    seq,
+                    e.t,
+                    e.r#type,
+                    e.square,
+                    e.piece,
+                    side_name(e.side),
+                    e.confidence
+                ],
+            )?;
+        }
+        Some(What::Move(m)) => {
+            tx.execute(
+                "INSERT OR REPLACE INTO moves VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![game_id, m.ply, side_name(m.side), m.san, m.uci, m.t],
+            )?;
+        }
+        Some(What::Incident(i)) if i.decision.is_empty() => {
+            tx.execute(
+                "INSERT OR REPLACE INTO incidents VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                params![
+                    i.id,
+                    game_id,
+                    i.ply,
+                    side_name(i.side),
+                    i.kind,
+                    i.article,
+                    i.squares.join(" "),
+                    i.t,
+                    i.claimable,
+                    i.detail,
+                    i.evidence.join(" ")
+                ],
+            )?;
+        }
+        Some(What::Incident(i)) => {
+            tx.execute(
+                "INSERT INTO decisions VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![i.id, seq, i.decision, i.note, i.decided_by, i.decided_at],
+            )?;
+        }
+        Some(What::Correction(c)) => {
+            tx.execute(
+                "INSERT INTO corrections VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![game_id, seq, c.ply, c.uci, c.san, c.note, c.by, c.at],
+            )?;
+            tx.execute(
+                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+                params![game_id, c.ply],
+            )?;
+            for m in &c.moves {
+                tx.execute(
+                    "INSERT OR REPLACE INTO moves VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![game_id, m.ply, side_name(m.side), m.san, m.uci, m.t],
+                )?;
+            }
+        }
+        Some(What::Result(_) | What::Stats(_)) | None => {}
+    }
+    Ok(())
+}
+
+impl Store for SqliteStore {
+    fn create_game(&self, game: &pb::Game) -> StoreResult<()> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO games VALUES (?1, ?2, ?3, ?4, unixepoch(), ?5)",
+                params![
+                    game.id,
+                    game.board_id,
+                    game.state,
+                    game.result,
+                    game.encode_to_vec()
+                ],
+            )
+            .map(drop)
+        })
+    }
+
+    fn update_game(&self, game: &pb::Game) -> StoreResult<()> {
+        self.with(|c| {
+            c.execute(
+                "UPDATE games SET state = ?2, result = ?3, game = ?4 WHERE id = ?1",
+                params![game.id, game.state, game.result, game.encode_to_vec()],
+            )
+            .map(drop)
+        })
+    }
+
+    fn games(&self) -> StoreResult<Vec<pb::Game>> {
+        let blobs: Vec<(String, Vec<u8>)> = self.with(|c| {
+            let mut query = c.prepare("SELECT id, game FROM games ORDER BY rowid")?;
+            let rows = query.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+            rows.collect()
+        })?;
+        blobs
+            .into_iter()
+            .map(|(id, blob)| {
+                pb::Game::decode(blob.as_slice()).map_err(|e| StoreError::Corrupt {
+                    game: id,
+                    seq: 0,
+                    reason: e.to_string(),
+                })
+            })
+            .collect()
+    }
+
+    fn append(&self, game_id: &str, updates: &[pb::Update]) -> StoreResult<()> {
+        if updates.is_empty() {
+            return Ok(());
+        }
+        self.with(|c| {
+            let tx = c.transaction()?;
+            for update in updates {
+                tx.execute(
+                    "INSERT INTO updates VALUES (?1, ?2, ?3, ?4)",
+                    params![
+                        game_id,
+                        update.seq as i64,
+                        kind_of(update),
+                        update.encode_to_vec()
+                    ],
+                )?;
+                derive(&tx, game_id, update)?;
+            }
+            tx.commit()
+        })
+    }
+
+    fn log(&self, game_id: &str, after: u64) -> StoreResult<Vec<pb::Update>> {
+        let rows: Vec<(i64, Vec<u8>)> = self.with(|c| {
+            let mut query = c.prepare(
+                "SELECT seq, body FROM updates WHERE game_id = ?1 AND seq > ?2 ORDER BY seq",
+            )?;
+            let rows = query.query_map(params![game_id, after as i64], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })?;
+            rows.collect()
+        })?;
+        rows.into_iter()
+            .map(|(seq, body)| {
+                pb::Update::decode(body.as_slice()).map_err(|e| StoreError::Corrupt {
+                    game: game_id.into(),
+                    seq: seq as u64,
+                    reason: e.to_string(),
+                })
+            })
+            .collect()
+    }
+
+    fn keep_evidence(&self, name: &str, jpeg: &[u8]) -> StoreResult<String> {
+        let path = self.evidence.join(name);
+        let io = |source| StoreError::Evidence {
+            path: path.clone(),
+            source,
+        };
+        std::fs::create_dir_all(&self.evidence).map_err(io)?;
+        let mut file = std::fs::File::create(&path).map_err(io)?;
+        file.write_all(jpeg).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        let folder = self
+            .evidence
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy();
+        Ok(format!("{folder}/{name}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_reads_back_in_order_after_reopening() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("referee.db");
+        let game = pb::Game {
+            id: "b1-1".into(),
+            board_id: "b1".into(),
+            state: "open".into(),
+            result: "*".into(),
+            ..Default::default()
+        };
+        {
+            let store = SqliteStore::open(&path).expect("opens");
+            store.create_game(&game).expect("game");
+            let updates: Vec<pb::Update> = (1..=3)
+                .map(|seq| pb::Update {
+                    game_id: game.id.clone(),
+                    seq,
+                    what: Some(pb::update::What::Move(pb::Move {
+                        ply: seq as u32,
+                        san: format!("m{seq}"),
+                        ..Default::default()
+                    })),
+                })
+                .collect();
+            store.append(&game.id, &updates).expect("appends");
+        }
+        let store = SqliteStore::open(&path).expect("reopens");
+        assert_eq!(store.games().expect("games"), vec![game.clone()]);
+        let seqs: Vec<u64> = store
+            .log(&game.id, 1)
+            .expect("log")
+            .iter()
+            .map(|u| u.seq)
+            .collect();
+        assert_eq!(seqs, vec![2, 3]);
+        let dup = pb::Update {
+            game_id: game.id.clone(),
+            seq: 3,
+            what: None,
+        };
+        assert!(
+            store.append(&game.id, &[dup]).is_err(),
+            "a sequence number is written once"
+        );
+    }
+}

@@ -1,0 +1,159 @@
+//! One board watched through its camera: each frame located, read, tracked
+//! and refereed, in that order. The offline `referee replay` and the live
+//! service run the same chain through [`BoardWatch`].
+//!
+//! Input: BGR frames with their capture times, the board's corners, the
+//! game's referee. Output: a [`Seen`] a frame (the physical events the frame
+//! completed and what the rules made of them).
+
+use std::time::Instant;
+
+use opencv::core::Mat;
+use referee_rules::{ApplyError, Event, Referee, Update};
+use referee_tracker::{Observation, Tracker};
+use referee_vision::{BoardCorners, Error, Eyes, Orientation};
+
+pub use referee_vision::Result;
+
+/// What one frame made known.
+#[derive(Debug, Default)]
+pub struct Seen {
+    /// Physical events the rules engine accepted, in order.
+    pub events: Vec<Event>,
+    /// Moves, incidents and endings those events gave.
+    pub updates: Vec<Update>,
+    /// Events the rules engine refused (inconsistent with the table).
+    pub rejected: u32,
+}
+
+/// Milliseconds each stage took on one frame.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StageTimes {
+    pub locate: f64,
+    pub detect: f64,
+    pub track: f64,
+    pub rules: f64,
+}
+
+/// The chain on one board.
+#[derive(Debug)]
+pub struct BoardWatch {
+    corners: Option<BoardCorners>,
+    orientation: Option<Orientation>,
+    eyes: Option<Eyes>,
+    tracker: Tracker,
+    referee: Referee,
+    /// The stage times of the last frame.
+    pub times: StageTimes,
+}
+
+impl BoardWatch {
+    /// Watches the game `referee` keeps, on a board at `corners` (`None`:
+    /// not known yet; frames are refused until they are). The eyes calibrate
+    /// on the first frame, which must show the table as the referee has it.
+    pub fn new(referee: Referee, corners: Option<BoardCorners>) -> Self {
+        Self {
+            corners,
+            orientation: None,
+            eyes: None,
+            tracker: Tracker::new(referee.position().clone()),
+            referee,
+            times: StageTimes::default(),
+        }
+    }
+
+    pub fn referee(&self) -> &Referee {
+        &self.referee
+    }
+
+    /// Which edge is White's, once the eyes have calibrated.
+    pub fn orientation(&self) -> Option<Orientation> {
+        self.eyes.as_ref().map(Eyes::orientation)
+    }
+
+    /// Replaces the game's record (an arbiter's correction): the tracker
+    /// starts again from the corrected position; the eyes keep their picture.
+    pub fn replace_referee(&mut self, referee: Referee) {
+        self.tracker = Tracker::new(referee.position().clone());
+        self.referee = referee;
+    }
+
+    /// The camera reconnected or moved: calibrate again on the next frame,
+    /// keeping the orientation found before.
+    pub fn recalibrate(&mut self) {
+        self.orientation = self.orientation().or(self.orientation);
+        self.eyes = None;
+        self.tracker = Tracker::new(self.referee.position().clone());
+    }
+
+    /// One frame taken at `t` seconds.
+    pub fn look(&mut self, image: &Mat, t: f64) -> Result<Seen> {
+        let eyes = match &mut self.eyes {
+            Some(eyes) => eyes,
+            None => {
+                let corners = self.corners.ok_or_else(|| {
+                    Error::Calibration(
+                        "the board's corners are not known (give them when the game is opened)"
+                            .into(),
+                    )
+                })?;
+                let eyes = Eyes::calibrate(
+                    image,
+                    corners,
+                    self.referee.board_on_table(),
+                    self.orientation,
+                )?;
+                self.eyes.insert(eyes)
+            }
+        };
+        let clock = Instant::now();
+        let board = eyes.locate(image)?;
+        self.times.locate = elapsed_ms(clock);
+        let clock = Instant::now();
+        let reading = eyes.detect(&board)?;
+        self.times.detect = elapsed_ms(clock);
+        let clock = Instant::now();
+        let step = self.tracker.push(&Observation {
+            t,
+            changed: reading.changed,
+            scores: reading.scores,
+            occupancy: reading.occupancy,
+            // The colour baseline sees no fingertips: touches come with the hand model.
+            fingertip: None,
+            still: reading.still(),
+        });
+        if step.accept != 0 {
+            eyes.accept(&board, step.accept)?;
+        }
+        self.times.track = elapsed_ms(clock);
+        let clock = Instant::now();
+        let mut seen = Seen::default();
+        for event in step.events {
+            match self.referee.apply(&event) {
+                Ok(updates) => {
+                    seen.events.push(event);
+                    seen.updates.extend(updates);
+                }
+                Err(_) => seen.rejected += 1,
+            }
+        }
+        self.times.rules = elapsed_ms(clock);
+        Ok(seen)
+    }
+
+    /// One physical event known without a frame (a stored log replayed):
+    /// straight to the rules engine.
+    pub fn apply(&mut self, event: &Event) -> std::result::Result<Vec<Update>, ApplyError> {
+        self.referee.apply(event)
+    }
+
+    /// The stream ended: what finishing the game gives (a last move
+    /// completed by the end of the record, a result).
+    pub fn finish(&mut self) -> Vec<Update> {
+        self.referee.finish()
+    }
+}
+
+fn elapsed_ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1e3
+}
