@@ -3,8 +3,12 @@
 //! line on standard error with a non-zero exit.
 
 mod arbitrate;
+mod client;
+mod ingest;
+mod records;
 mod replay;
 mod report;
+mod serve;
 mod synth;
 
 use std::process::ExitCode;
@@ -27,6 +31,16 @@ enum Command {
     Replay(replay::Args),
     /// Render a scenario file to an overhead video and its exact truth.
     Synth(synth::Args),
+    /// The service: gRPC API and the record of every board's game.
+    Serve(serve::Args),
+    /// Stream a camera or a video file to the service.
+    Ingest(ingest::Args),
+    /// The games the service holds.
+    Games(records::GamesArgs),
+    /// One game's verdict from the service.
+    Game(records::GameArgs),
+    /// Record an arbiter's decision on an incident.
+    Decide(records::DecideArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +49,11 @@ fn main() -> ExitCode {
         Command::Arbitrate(args) => arbitrate::run(&args),
         Command::Synth(args) => synth::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Serve(args) => serve::run(&args),
+        Command::Ingest(args) => ingest::run(&args),
+        Command::Games(args) => records::games(&args),
+        Command::Game(args) => records::game(&args),
+        Command::Decide(args) => records::decide(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

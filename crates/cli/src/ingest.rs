@@ -1,0 +1,273 @@
+//! `referee ingest --server URL --board ID … SOURCE`: streams a camera
+//! (device index, RTSP/HTTP URL) or a video file to the service at the
+//! source's pace (`--fast`: as fast as the service takes frames, none
+//! dropped), printing what the service makes of it as it comes. A dropped
+//! connection is retried; the board's game carries on where it stood.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow, bail};
+use opencv::core::Mat;
+use opencv::prelude::*;
+use opencv::videoio::{self, VideoCapture};
+use referee_proto as pb;
+use referee_proto::update::What;
+use tokio::sync::{mpsc, watch};
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::Code;
+
+use crate::client::Server;
+use crate::records;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    server: Server,
+    /// The board this camera watches.
+    #[arg(long)]
+    board: String,
+    #[arg(long, default_value = "")]
+    white: String,
+    #[arg(long, default_value = "")]
+    black: String,
+    #[arg(long, default_value = "")]
+    event: String,
+    #[arg(long, default_value = "")]
+    round: String,
+    /// The starting position (default: the standard one).
+    #[arg(long, default_value = "")]
+    fen: String,
+    /// The playing area's corners in the image, clockwise from top-left:
+    /// x1,y1,…,x4,y4 (needed until the service finds the board itself).
+    #[arg(long, value_parser = crate::replay::parse_corners)]
+    corners: Option<referee_vision::BoardCorners>,
+    /// Send as fast as the service takes frames, instead of the source's pace.
+    #[arg(long)]
+    fast: bool,
+    /// Print only the summary, not each event, move and incident.
+    #[arg(long)]
+    quiet: bool,
+    /// A camera's device index, an RTSP/HTTP URL, or a video file.
+    source: String,
+}
+
+/// Frames in flight beyond those the service has finished, with `--fast`
+/// (fewer than the service's queue, so that none is dropped).
+const WINDOW: u64 = 2;
+
+/// How often a lost connection is tried again before giving up.
+const RETRIES: u32 = 30;
+
+/// Where the frames come from.
+struct Source {
+    capture: VideoCapture,
+    /// A file: frames are timed by their index; otherwise by the wall clock.
+    file: bool,
+    fps: f64,
+    index: u64,
+    started: Instant,
+}
+
+impl Source {
+    fn open(name: &str) -> Result<Self> {
+        let (capture, file) = if let Ok(device) = name.parse::<i32>() {
+            (VideoCapture::new(device, videoio::CAP_ANY)?, false)
+        } else {
+            let file = !name.contains("://");
+            if file && !std::path::Path::new(name).is_file() {
+                bail!("{name}: no such video file");
+            }
+            (VideoCapture::from_file(name, videoio::CAP_ANY)?, file)
+        };
+        if !capture.is_opened()? {
+            bail!("{name}: cannot open it as a camera or a video");
+        }
+        let fps = capture.get(videoio::CAP_PROP_FPS)?;
+        Ok(Self {
+            capture,
+            file,
+            fps: if fps > 0.0 && fps.is_finite() {
+                fps
+            } else {
+                25.0
+            },
+            index: 0,
+            started: Instant::now(),
+        })
+    }
+
+    /// The next frame as JPEG with its capture time; `None` at the end.
+    fn next(&mut self, board: &str) -> Result<Option<pb::Frame>> {
+        let mut image = Mat::default();
+        if !self.capture.read(&mut image)? || image.empty() {
+            return Ok(None);
+        }
+        let t = if self.file {
+            self.index as f64 / self.fps
+        } else {
+            self.started.elapsed().as_secs_f64()
+        };
+        self.index += 1;
+        let jpeg = referee_server::frames::to_jpeg(&image).map_err(|e| anyhow!(e))?;
+        Ok(Some(pb::Frame {
+            board_id: board.into(),
+            t,
+            image: Some(pb::frame::Image::Jpeg(jpeg)),
+        }))
+    }
+}
+
+/// What one connection's stream came to.
+enum Outcome {
+    /// The source ended and the service answered everything.
+    Done(pb::FrameStats),
+    /// The connection broke: try again.
+    Broken(String),
+}
+
+fn worth_retrying(code: Code) -> bool {
+    matches!(
+        code,
+        Code::Unavailable | Code::Unknown | Code::Cancelled | Code::Aborted | Code::Internal
+    )
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let mut source = Source::open(&args.source)?;
+    crate::client::runtime()?.block_on(async {
+        let mut tries = 0;
+        let mut sent_total = 0u64;
+        loop {
+            match stream_once(args, &mut source, &mut sent_total).await {
+                Ok(Outcome::Done(stats)) => {
+                    println!(
+                        "referee ingest: sent {sent_total} frames; the service received {}, refereed {}, dropped {}, skipped {} it could not read",
+                        stats.frames_received,
+                        stats.frames_processed,
+                        stats.frames_dropped,
+                        stats.frames_corrupt
+                    );
+                    return Ok(());
+                }
+                Ok(Outcome::Broken(why)) if tries < RETRIES => {
+                    tries += 1;
+                    eprintln!("referee ingest: {why}; connecting again ({tries}/{RETRIES})");
+                    tokio::time::sleep(Duration::from_millis(500 * u64::from(tries.min(6)))).await;
+                }
+                Ok(Outcome::Broken(why)) => bail!("{why}; gave up after {RETRIES} tries"),
+                Err(e) => return Err(e),
+            }
+        }
+    })
+}
+
+async fn stream_once(args: &Args, source: &mut Source, sent_total: &mut u64) -> Result<Outcome> {
+    let mut client = match args.server.connect().await {
+        Ok(client) => client,
+        Err(e) => return Ok(Outcome::Broken(format!("{e:#}"))),
+    };
+    let corners = args
+        .corners
+        .map(|c| c.0.iter().map(|&[x, y]| pb::Point { x, y }).collect())
+        .unwrap_or_default();
+    let game = match client
+        .open_game(pb::OpenGameRequest {
+            board_id: args.board.clone(),
+            white: args.white.clone(),
+            black: args.black.clone(),
+            event: args.event.clone(),
+            round: args.round.clone(),
+            fen: args.fen.clone(),
+            time_control: String::new(),
+            corners,
+        })
+        .await
+    {
+        Ok(game) => game.into_inner(),
+        Err(status) if worth_retrying(status.code()) => {
+            return Ok(Outcome::Broken(status.message().to_string()));
+        }
+        Err(status) => bail!(
+            "opening a game on board {}: {}",
+            args.board,
+            status.message()
+        ),
+    };
+    if !args.quiet {
+        println!(
+            "referee ingest: streaming {} to game {} on board {}",
+            args.source, game.id, game.board_id
+        );
+    }
+    let Some(first) = source.next(&args.board)? else {
+        bail!("{}: no frames", args.source);
+    };
+    let (tx, rx) = mpsc::channel::<pb::Frame>(4);
+    tx.send(first).await.ok();
+    let mut sent = 1u64;
+    *sent_total += 1;
+    let paced_from = Instant::now();
+    let first_t = source.index.saturating_sub(1) as f64 / source.fps;
+    let mut responses = match client.stream_frames(ReceiverStream::new(rx)).await {
+        Ok(response) => response.into_inner(),
+        Err(status) if worth_retrying(status.code()) => {
+            return Ok(Outcome::Broken(status.message().to_string()));
+        }
+        Err(status) => bail!("streaming to board {}: {}", args.board, status.message()),
+    };
+    // Frames the service has finished with on this connection.
+    let (answered_tx, mut answered) = watch::channel(0u64);
+    let quiet = args.quiet;
+    let reader = tokio::spawn(async move {
+        let mut last = pb::FrameStats::default();
+        let mut finished = 0u64;
+        loop {
+            match responses.message().await {
+                Ok(Some(update)) => match &update.what {
+                    Some(What::Stats(stats)) => {
+                        last = *stats;
+                        finished += 1;
+                        let _ = answered_tx.send(finished);
+                    }
+                    _ if !quiet => {
+                        if let Some(line) = records::describe(&update) {
+                            println!("{line}");
+                        }
+                    }
+                    _ => {}
+                },
+                Ok(None) => return Ok(last),
+                Err(status) => return Err(status),
+            }
+        }
+    });
+    let mut broken = None;
+    while let Some(frame) = source.next(&args.board)? {
+        if args.fast {
+            let wanted = sent.saturating_sub(WINDOW);
+            if answered.wait_for(|&n| n >= wanted).await.is_err() {
+                broken = Some("the service stopped answering".to_string());
+                break;
+            }
+        } else if source.file {
+            let due = Duration::from_secs_f64((frame.t - first_t).max(0.0));
+            tokio::time::sleep_until((paced_from + due).into()).await;
+        }
+        if tx.send(frame).await.is_err() {
+            broken = Some("the stream was cut".to_string());
+            break;
+        }
+        sent += 1;
+        *sent_total += 1;
+    }
+    drop(tx);
+    match reader.await.context("the answer reader")? {
+        Ok(stats) if broken.is_none() => Ok(Outcome::Done(stats)),
+        Ok(_) => Ok(Outcome::Broken(broken.unwrap_or_default())),
+        Err(status) if worth_retrying(status.code()) => Ok(Outcome::Broken(format!(
+            "the service: {}",
+            status.message()
+        ))),
+        Err(status) => bail!("the service refused the stream: {}", status.message()),
+    }
+}

@@ -1,0 +1,290 @@
+//! The service's record read by people and tools: `referee games`,
+//! `referee game ID`, `referee decide INCIDENT`, and the lines `referee
+//! ingest` prints as updates arrive.
+
+use std::fmt::Write as _;
+
+use anyhow::{Result, anyhow};
+use referee_proto as pb;
+use referee_proto::update::What;
+use serde_json::{Value, json};
+
+use crate::client::Server;
+
+#[derive(Debug, clap::Args)]
+pub struct GamesArgs {
+    #[command(flatten)]
+    server: Server,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GameArgs {
+    /// The game's id (see `referee games`).
+    id: String,
+    #[command(flatten)]
+    server: Server,
+    /// Print the verdict as JSON (contracts.md §2).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DecideArgs {
+    /// The incident's id.
+    incident: String,
+    #[command(flatten)]
+    server: Server,
+    #[arg(long, value_parser = ["upheld", "dismissed"])]
+    decision: String,
+    #[arg(long, default_value = "")]
+    note: String,
+}
+
+fn status(e: tonic::Status) -> anyhow::Error {
+    anyhow!("the service: {} ({:?})", e.message(), e.code())
+}
+
+pub fn games(args: &GamesArgs) -> Result<()> {
+    let games = crate::client::runtime()?.block_on(async {
+        let mut client = args.server.connect().await?;
+        let listed = client
+            .list_games(pb::ListGamesRequest {})
+            .await
+            .map_err(status)?;
+        anyhow::Ok(listed.into_inner().games)
+    })?;
+    if args.json {
+        let list: Vec<Value> = games.iter().map(game_json).collect();
+        println!("{}", serde_json::to_string_pretty(&list)?);
+    } else if games.is_empty() {
+        println!("No games.");
+    } else {
+        for game in &games {
+            println!(
+                "{:<16} board {:<10} {} - {}  {} {}",
+                game.id, game.board_id, game.white, game.black, game.state, game.result
+            );
+        }
+    }
+    Ok(())
+}
+
+pub fn game(args: &GameArgs) -> Result<()> {
+    let verdict = crate::client::runtime()?.block_on(async {
+        let mut client = args.server.connect().await?;
+        let verdict = client
+            .get_game(pb::GetGameRequest {
+                game_id: args.id.clone(),
+            })
+            .await
+            .map_err(status)?;
+        anyhow::Ok(verdict.into_inner())
+    })?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&verdict_json(&verdict))?);
+    } else {
+        print!("{}", for_people(&verdict));
+    }
+    Ok(())
+}
+
+pub fn decide(args: &DecideArgs) -> Result<()> {
+    let incident = crate::client::runtime()?.block_on(async {
+        let mut client = args.server.connect().await?;
+        let decided = client
+            .decide_incident(pb::DecideIncidentRequest {
+                incident_id: args.incident.clone(),
+                decision: args.decision.clone(),
+                note: args.note.clone(),
+            })
+            .await
+            .map_err(status)?;
+        anyhow::Ok(decided.into_inner())
+    })?;
+    println!(
+        "{}: {} by {}{}",
+        incident.id,
+        incident.decision,
+        incident.decided_by,
+        if incident.note.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", incident.note)
+        }
+    );
+    Ok(())
+}
+
+fn side(side: i32) -> &'static str {
+    match pb::Side::try_from(side) {
+        Ok(pb::Side::White) => "white",
+        Ok(pb::Side::Black) => "black",
+        _ => "",
+    }
+}
+
+fn game_json(game: &pb::Game) -> Value {
+    json!({
+        "id": game.id, "board_id": game.board_id, "white": game.white, "black": game.black,
+        "event": game.event, "round": game.round, "start_fen": game.start_fen,
+        "result": game.result, "state": game.state,
+    })
+}
+
+fn move_json(m: &pb::Move) -> Value {
+    json!({"ply": m.ply, "side": side(m.side), "san": m.san, "uci": m.uci, "t": m.t})
+}
+
+fn incident_json(i: &pb::Incident) -> Value {
+    let mut value = json!({
+        "id": i.id, "ply": i.ply, "side": side(i.side), "kind": i.kind, "article": i.article,
+        "squares": i.squares, "t": i.t, "claimable": i.claimable, "detail": i.detail,
+        "evidence": i.evidence,
+    });
+    if !i.decision.is_empty() {
+        value["decision"] = json!(i.decision);
+        value["decided_by"] = json!(i.decided_by);
+        value["note"] = json!(i.note);
+    }
+    value
+}
+
+fn event_json(e: &pb::PhysicalEvent) -> Value {
+    let mut value = json!({"t": e.t, "type": e.r#type});
+    for (key, text) in [("square", &e.square), ("piece", &e.piece)] {
+        if !text.is_empty() {
+            value[key] = json!(text);
+        }
+    }
+    if !side(e.side).is_empty() {
+        value["side"] = json!(side(e.side));
+    }
+    if e.confidence < 1.0 {
+        value["confidence"] = json!(e.confidence);
+    }
+    value
+}
+
+/// The verdict of contracts.md §2, with the service's additions (the game,
+/// decisions, corrections).
+pub fn verdict_json(v: &pb::Verdict) -> Value {
+    let stats = v.stats.unwrap_or_default();
+    let mut value = json!({
+        "moves": v.moves.iter().map(move_json).collect::<Vec<_>>(),
+        "incidents": v.incidents.iter().map(incident_json).collect::<Vec<_>>(),
+        "result": v.result,
+        "fen": v.fen,
+        "pgn": v.pgn,
+        "events": v.events.iter().map(event_json).collect::<Vec<_>>(),
+        "stats": {
+            "frames_received": stats.frames_received,
+            "frames_processed": stats.frames_processed,
+            "frames_dropped": stats.frames_dropped,
+            "frames_corrupt": stats.frames_corrupt,
+        },
+    });
+    if let Some(game) = &v.game {
+        value["game"] = game_json(game);
+    }
+    if !v.termination.is_empty() {
+        value["termination"] = json!(v.termination);
+    }
+    if !v.corrections.is_empty() {
+        value["corrections"] = v
+            .corrections
+            .iter()
+            .map(|c| json!({"ply": c.ply, "uci": c.uci, "san": c.san, "note": c.note, "by": c.by}))
+            .collect();
+    }
+    value
+}
+
+fn for_people(v: &pb::Verdict) -> String {
+    let mut out = String::new();
+    if let Some(game) = &v.game {
+        let _ = writeln!(
+            out,
+            "Game {} on board {}: {} - {} ({})",
+            game.id, game.board_id, game.white, game.black, game.state
+        );
+    }
+    let mut line = String::new();
+    for m in &v.moves {
+        if m.ply % 2 == 1 {
+            let _ = write!(line, "{}. ", m.ply.div_ceil(2));
+        } else if line.is_empty() {
+            let _ = write!(line, "{}... ", m.ply / 2);
+        }
+        let _ = write!(line, "{} ", m.san);
+    }
+    let _ = writeln!(out, "Moves ({}):\n  {}", v.moves.len(), line.trim_end());
+    let _ = writeln!(out, "Incidents ({}):", v.incidents.len());
+    for i in &v.incidents {
+        let decided = if i.decision.is_empty() {
+            "undecided".to_string()
+        } else {
+            format!("{} by {}", i.decision, i.decided_by)
+        };
+        let _ = writeln!(
+            out,
+            "  [{}] ply {}, {}, {} (art. {}) at {:.1} s: {} ({decided})",
+            i.id,
+            i.ply,
+            side(i.side),
+            i.kind,
+            i.article,
+            i.t,
+            i.detail
+        );
+    }
+    for c in &v.corrections {
+        let _ = writeln!(
+            out,
+            "Corrected by {}: ply {} is {} ({})",
+            c.by, c.ply, c.san, c.note
+        );
+    }
+    let _ = writeln!(out, "Result: {}", v.result);
+    let _ = writeln!(out, "Position: {}\n\n{}", v.fen, v.pgn);
+    out
+}
+
+/// One line for an update as it arrives.
+pub fn describe(update: &pb::Update) -> Option<String> {
+    Some(match update.what.as_ref()? {
+        What::Event(e) => format!(
+            "  {:>7.2} s  {} {}{}",
+            e.t,
+            e.r#type,
+            e.square,
+            if e.piece.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", e.piece)
+            }
+        ),
+        What::Move(m) => format!(
+            "  {:>7.2} s  move {} {} ({})",
+            m.t,
+            m.ply,
+            m.san,
+            side(m.side)
+        ),
+        What::Incident(i) if i.decision.is_empty() => format!(
+            "  {:>7.2} s  INCIDENT {}: {} (art. {}), {}: {}",
+            i.t,
+            i.id,
+            i.kind,
+            i.article,
+            side(i.side),
+            i.detail
+        ),
+        What::Incident(i) => format!("  decision on {}: {} by {}", i.id, i.decision, i.decided_by),
+        What::Result(result) => format!("  result {result}"),
+        What::Correction(c) => format!("  correction: ply {} is {} ({})", c.ply, c.san, c.by),
+        What::Stats(_) => return None,
+    })
+}

@@ -1,0 +1,89 @@
+//! `referee serve [--db PATH] [--grpc ADDR] [--auth FILE]`: the service,
+//! until Ctrl-C (or SIGTERM), which stops it cleanly.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, anyhow};
+use referee_server::{Access, Config};
+use tokio::net::TcpListener;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The SQLite file of the record (created if missing).
+    #[arg(long, default_value = "referee.db")]
+    db: PathBuf,
+    /// Where the gRPC API listens (port 0: any free port, printed).
+    #[arg(long, default_value = "127.0.0.1:50051")]
+    grpc: SocketAddr,
+    /// Tokens and their roles; without it only loopback callers are answered.
+    #[arg(long)]
+    auth: Option<PathBuf>,
+    /// PEM certificate to serve TLS with (needs --tls-key).
+    #[arg(long, requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// PEM private key of --tls-cert.
+    #[arg(long, requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Boards refereed at once (default: the number of cores).
+    #[arg(long)]
+    workers: Option<usize>,
+    /// The most frames a second a camera may send; faster ones are dropped and counted.
+    #[arg(long, default_value_t = 120.0)]
+    max_fps: f64,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let mut config = Config::new(args.db.clone());
+    if let Some(path) = &args.auth {
+        config.access = Access::from_file(path).map_err(|e| anyhow!("--auth {e}"))?;
+    }
+    config.tls = args.tls_cert.clone().zip(args.tls_key.clone());
+    if let Some(workers) = args.workers {
+        config.workers = workers;
+    }
+    config.max_fps = args.max_fps;
+    crate::client::runtime()?.block_on(async {
+        let listener = TcpListener::bind(args.grpc)
+            .await
+            .with_context(|| format!("--grpc {}: cannot listen", args.grpc))?;
+        let addr = listener.local_addr()?;
+        let scheme = if config.tls.is_some() {
+            "https"
+        } else {
+            "http"
+        };
+        println!(
+            "referee: serving gRPC on {scheme}://{addr} (record in {})",
+            args.db.display()
+        );
+        if matches!(config.access, Access::LoopbackOnly) {
+            println!("referee: no --auth given: answering loopback addresses only");
+        }
+        referee_server::serve(config, listener, stop_signal()).await?;
+        println!("referee: stopped");
+        Ok(())
+    })
+}
+
+/// Ctrl-C or SIGTERM.
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}
