@@ -53,17 +53,25 @@ pub fn run(args: &Args) -> Result<()> {
         } else {
             "http"
         };
-        println!(
+        say(&format!(
             "referee: serving gRPC on {scheme}://{addr} (record in {})",
             args.db.display()
-        );
+        ));
         if matches!(config.access, Access::LoopbackOnly) {
-            println!("referee: no --auth given: answering loopback addresses only");
+            say("referee: no --auth given: answering loopback addresses only");
         }
         referee_server::serve(config, listener, stop_signal()).await?;
-        println!("referee: stopped");
+        say("referee: stopped");
         Ok(())
     })
+}
+
+/// A line on standard output, flushed; a closed output does not stop the service.
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
 }
 
 /// Ctrl-C or SIGTERM.

@@ -373,7 +373,11 @@ impl GameState {
     /// `ply` on.
     fn corrected(&self, ply: u32, uci: &str) -> Result<(Referee, Vec<pb::Move>), String> {
         let moves = self.watch.referee().moves().to_vec();
-        let first = moves.first().map_or(0, |m| m.ply);
+        let Some(first) = moves.first().map(|m| m.ply) else {
+            return Err(format!(
+                "ply {ply} has not been played: no move has been yet"
+            ));
+        };
         let index = ply
             .checked_sub(first)
             .map(|i| i as usize)

@@ -213,6 +213,7 @@ impl Referee for RefereeService {
             first,
             held.clone(),
             frames_tx,
+            out_tx.clone(),
             self.min_interval,
         ));
         tokio::spawn(run_chain(
@@ -325,14 +326,30 @@ impl Referee for RefereeService {
     }
 }
 
-/// Reads a camera's frames into its board's queue, dropping what does not fit.
+/// The frame counters as an update for the camera's stream (not stored).
+fn stats_update(held: &Held) -> pb::Update {
+    pb::Update {
+        game_id: held.game.id.clone(),
+        seq: 0,
+        what: Some(What::Stats(RefereeService::stats(held))),
+    }
+}
+
+/// Reads a camera's frames into its board's queue, dropping what does not
+/// fit. Every frame is answered with the counters once done with, a
+/// dropped one at once: a sender can pace itself on the answers.
 async fn read_frames(
     mut inbound: Streaming<pb::Frame>,
     first: pb::Frame,
     held: Arc<Held>,
     queue: mpsc::Sender<pb::Frame>,
+    out: mpsc::Sender<Result<pb::Update, Status>>,
     min_interval: f64,
 ) {
+    let dropped = |held: &Held| {
+        held.counters.dropped.fetch_add(1, Ordering::Relaxed);
+        stats_update(held)
+    };
     let mut next = Some(first);
     let mut last_t = f64::NEG_INFINITY;
     loop {
@@ -351,14 +368,14 @@ async fn read_frames(
         let misdirected = !frame.board_id.is_empty() && frame.board_id != held.game.board_id;
         // Too soon after the last one (or going back in time): over the rate limit.
         if misdirected || frame.t - last_t < min_interval {
-            held.counters.dropped.fetch_add(1, Ordering::Relaxed);
+            let _ = out.send(Ok(dropped(&held))).await;
             continue;
         }
         last_t = frame.t;
         match queue.try_send(frame) {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Full(_)) => {
-                held.counters.dropped.fetch_add(1, Ordering::Relaxed);
+                let _ = out.send(Ok(dropped(&held))).await;
             }
             Err(mpsc::error::TrySendError::Closed(_)) => break,
         }
@@ -375,11 +392,6 @@ async fn run_chain(
     out: mpsc::Sender<Result<pb::Update, Status>>,
     _camera: tokio::sync::OwnedMutexGuard<()>,
 ) {
-    let stats_update = |held: &Held| pb::Update {
-        game_id: held.game.id.clone(),
-        seq: 0,
-        what: Some(What::Stats(RefereeService::stats(held))),
-    };
     while let Some(frame) = frames.recv().await {
         let Ok(permit) = workers.clone().acquire_owned().await else {
             return;

@@ -1,0 +1,284 @@
+//! The service as people run it: `referee serve` as a process, fed by
+//! `referee ingest`, read with `referee games|game`, decided with `referee
+//! decide`; and killed with SIGKILL mid-game, restarted, resumed.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{referee, render, scratch};
+
+/// A running `referee serve`, killed when dropped.
+struct Service {
+    child: Child,
+    url: String,
+}
+
+impl Service {
+    /// SIGKILL: no chance to flush or close anything.
+    fn kill_9(mut self) {
+        let pid = self.child.id().to_string();
+        Command::new("kill")
+            .args(["-9", &pid])
+            .status()
+            .expect("kill runs");
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// Starts the service on `port` with its record in `db`; returns once it
+/// says where it serves.
+fn serve(db: &Path, port: u16) -> Service {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["serve", "--db", db.to_str().expect("utf-8"), "--grpc"])
+        .arg(format!("127.0.0.1:{port}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("serve starts");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    out.read_line(&mut first).expect("a line");
+    assert!(
+        first.contains("serving gRPC on http://127.0.0.1:"),
+        "{first}"
+    );
+    // Keep reading what it says, so that it never writes to a closed pipe.
+    std::thread::spawn(move || for _ in out.lines() {});
+    Service {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    }
+}
+
+fn corners(truth: &serde_json::Value) -> String {
+    truth["frames"][0]["corners"]
+        .as_array()
+        .expect("corners")
+        .iter()
+        .flat_map(|p| [p[0].as_f64().expect("x"), p[1].as_f64().expect("y")])
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let run = referee(args);
+    assert!(
+        run.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    serde_json::from_slice(&run.stdout).expect("json")
+}
+
+fn sans(verdict: &serde_json::Value) -> Vec<String> {
+    verdict["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["san"].as_str().expect("san").to_string())
+        .collect()
+}
+
+fn kinds(verdict: &serde_json::Value) -> Vec<String> {
+    verdict["incidents"]
+        .as_array()
+        .expect("incidents")
+        .iter()
+        .map(|i| {
+            format!(
+                "{} {}",
+                i["kind"].as_str().expect("kind"),
+                i["article"].as_str().expect("article")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_video_streamed_through_ingest_gives_the_record_replay_gives() {
+    let (dir, truth) = render("release_final", "serve");
+    let video = dir.join("video.avi");
+    let corners = corners(&truth);
+    let replayed = json(&[
+        "replay",
+        video.to_str().expect("utf-8"),
+        "--corners",
+        &corners,
+        "--json",
+    ]);
+
+    let service = serve(&dir.join("referee.db"), free_port());
+    let ingest = referee(&[
+        "ingest",
+        "--server",
+        &service.url,
+        "--board",
+        "b1",
+        "--white",
+        "Alice",
+        "--black",
+        "Bob",
+        "--corners",
+        &corners,
+        "--fast",
+        video.to_str().expect("utf-8"),
+    ]);
+    let said = String::from_utf8_lossy(&ingest.stdout);
+    assert!(
+        ingest.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&ingest.stderr)
+    );
+    assert!(said.contains("INCIDENT b1-1-1: release_final"), "{said}");
+    assert!(said.contains("dropped 0"), "{said}");
+
+    let served = json(&["game", "b1-1", "--server", &service.url, "--json"]);
+    assert_eq!(sans(&served), sans(&replayed));
+    assert_eq!(kinds(&served), kinds(&replayed));
+    assert_eq!(served["fen"], replayed["fen"]);
+    assert_eq!(
+        served["events"].as_array().map(Vec::len),
+        replayed["events"].as_array().map(Vec::len)
+    );
+
+    let games = json(&["games", "--server", &service.url, "--json"]);
+    assert_eq!(games[0]["id"], "b1-1");
+    assert_eq!(games[0]["white"], "Alice");
+    let decided = referee(&[
+        "decide",
+        "b1-1-1",
+        "--server",
+        &service.url,
+        "--decision",
+        "dismissed",
+        "--note",
+        "no claim",
+    ]);
+    assert!(
+        decided.status.success(),
+        "{}",
+        String::from_utf8_lossy(&decided.stderr)
+    );
+    let after = json(&["game", "b1-1", "--server", &service.url, "--json"]);
+    assert_eq!(after["incidents"][0]["decision"], "dismissed");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_killed_service_restarts_with_every_acknowledged_move_incident_and_decision() {
+    let (dir, truth) = render("release_final", "kill");
+    let video = dir.join("video.avi");
+    let corners = corners(&truth);
+    let db = dir.join("referee.db");
+    let port = free_port();
+    let service = serve(&db, port);
+
+    // Streamed at the video's pace: the service is killed while it plays.
+    let mut ingest = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "ingest",
+            "--server",
+            &service.url,
+            "--board",
+            "b1",
+            "--corners",
+            &corners,
+        ])
+        .arg(&video)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ingest starts");
+    let mut lines = BufReader::new(ingest.stdout.take().expect("stdout")).lines();
+    let mut acknowledged = Vec::new();
+    let started = Instant::now();
+    while acknowledged.is_empty() {
+        let Some(Ok(line)) = lines.next() else {
+            let out = ingest.wait_with_output().expect("ingest ends");
+            panic!(
+                "ingest ended early: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        if let Some(rest) = line.split(" move 1 ").nth(1) {
+            acknowledged.push(rest.split(' ').next().expect("san").to_string());
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no move acknowledged"
+        );
+    }
+    service.kill_9();
+
+    let service = serve(&db, port);
+    let status = ingest.wait().expect("ingest ends");
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(status.success(), "ingest gave up: {rest:?}");
+    let verdict = json(&["game", "b1-1", "--server", &service.url, "--json"]);
+    let moves = sans(&verdict);
+    assert!(
+        moves.starts_with(&acknowledged),
+        "{moves:?} lost {acknowledged:?}"
+    );
+
+    // A whole game on a second board, its incident decided, then the
+    // service killed again: the decision is still there.
+    let streamed = referee(&[
+        "ingest",
+        "--server",
+        &service.url,
+        "--board",
+        "b2",
+        "--corners",
+        &corners,
+        "--fast",
+        "--quiet",
+        video.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        streamed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&streamed.stderr)
+    );
+    let decided = referee(&[
+        "decide",
+        "b2-1-1",
+        "--server",
+        &service.url,
+        "--decision",
+        "upheld",
+    ]);
+    assert!(
+        decided.status.success(),
+        "{}",
+        String::from_utf8_lossy(&decided.stderr)
+    );
+    service.kill_9();
+    let service = serve(&db, port);
+    let verdict = json(&["game", "b2-1", "--server", &service.url, "--json"]);
+    assert_eq!(kinds(&verdict), ["release_final 4.7"]);
+    assert_eq!(verdict["incidents"][0]["decision"], "upheld");
+    drop(service);
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = scratch("kill");
+}

@@ -1,0 +1,551 @@
+//! The service on a real socket (127.0.0.1, any free port) with a real
+//! SQLite file: a rendered game streamed frame by frame is recorded; a
+//! viewer resumes from a sequence number; arbiters decide and correct, and
+//! both survive a restart; roles are enforced; damaged frames are skipped
+//! and counted; oversized ones refused.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use referee_proto as pb;
+use referee_proto::referee_client::RefereeClient;
+use referee_proto::update::What;
+use referee_server::{Access, Config};
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, oneshot};
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::Code;
+use tonic::transport::Channel;
+
+/// The frames (JPEG) and board corners of the `release_final` scenario:
+/// 1. e4, then a knight released on f6 and moved on to h6 (art. 4.7).
+struct Rendered {
+    frames: Vec<(f64, Vec<u8>)>,
+    corners: Vec<pb::Point>,
+}
+
+fn rendered() -> &'static Rendered {
+    static RENDERED: OnceLock<Rendered> = OnceLock::new();
+    RENDERED.get_or_init(|| {
+        let scenario = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/data/scenarios/release_final.scn");
+        let out = std::env::temp_dir().join(format!("referee-server-{}", std::process::id()));
+        let done = referee_synth::render_file(&scenario, &out).expect("renders");
+        let truth: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&done.truth).expect("truth"))
+                .expect("json");
+        let corners = truth["frames"][0]["corners"]
+            .as_array()
+            .expect("corners")
+            .iter()
+            .map(|p| pb::Point {
+                x: p[0].as_f64().expect("x") as f32,
+                y: p[1].as_f64().expect("y") as f32,
+            })
+            .collect();
+        let mut reader = referee_vision::VideoReader::open(&done.video).expect("video");
+        let mut frames = Vec::new();
+        while let Some(image) = reader.next_frame().expect("frame") {
+            let t = frames.len() as f64 / reader.fps;
+            frames.push((t, referee_server::frames::to_jpeg(&image).expect("jpeg")));
+        }
+        let _ = std::fs::remove_dir_all(&out);
+        Rendered { frames, corners }
+    })
+}
+
+struct Running {
+    addr: std::net::SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Running {
+    async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = self.task.await;
+    }
+}
+
+async fn start(db: &Path, access: Access) -> Running {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
+    let addr = listener.local_addr().expect("addr");
+    let mut config = Config::new(db.to_path_buf());
+    config.access = access;
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        referee_server::serve(config, listener, async {
+            let _ = stopped.await;
+        })
+        .await
+        .expect("serves");
+    });
+    Running {
+        addr,
+        stop: Some(stop),
+        task,
+    }
+}
+
+async fn connect(addr: std::net::SocketAddr) -> RefereeClient<Channel> {
+    for _ in 0..50 {
+        if let Ok(client) = RefereeClient::connect(format!("http://{addr}")).await {
+            return client;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the service at {addr} does not answer");
+}
+
+fn open(board: &str) -> pb::OpenGameRequest {
+    pb::OpenGameRequest {
+        board_id: board.into(),
+        white: "Alice".into(),
+        black: "Bob".into(),
+        corners: rendered().corners.clone(),
+        ..Default::default()
+    }
+}
+
+fn jpeg(board: &str, t: f64, bytes: Vec<u8>) -> pb::Frame {
+    pb::Frame {
+        board_id: board.into(),
+        t,
+        image: Some(pb::frame::Image::Jpeg(bytes)),
+    }
+}
+
+/// Streams frames the way `referee ingest --fast` does (at most two in
+/// flight beyond those answered); returns every update answered.
+async fn stream(client: &mut RefereeClient<Channel>, frames: Vec<pb::Frame>) -> Vec<pb::Update> {
+    let (tx, rx) = mpsc::channel(4);
+    let mut frames = frames.into_iter();
+    tx.send(frames.next().expect("a frame"))
+        .await
+        .expect("queued");
+    let mut answers = client
+        .stream_frames(ReceiverStream::new(rx))
+        .await
+        .expect("stream accepted")
+        .into_inner();
+    let mut updates = Vec::new();
+    let (mut sent, mut answered) = (1u64, 0u64);
+    let mut pending = frames.peekable();
+    loop {
+        while pending.peek().is_some() && sent < answered + 2 {
+            tx.send(pending.next().expect("frame"))
+                .await
+                .expect("queued");
+            sent += 1;
+        }
+        if pending.peek().is_none() {
+            break;
+        }
+        let update = answers
+            .message()
+            .await
+            .expect("answer")
+            .expect("open stream");
+        if matches!(update.what, Some(What::Stats(_))) {
+            answered += 1;
+        }
+        updates.push(update);
+    }
+    drop(tx);
+    while let Some(update) = answers.message().await.expect("answer") {
+        updates.push(update);
+    }
+    updates
+}
+
+fn all_frames(board: &str) -> Vec<pb::Frame> {
+    rendered()
+        .frames
+        .iter()
+        .map(|(t, bytes)| jpeg(board, *t, bytes.clone()))
+        .collect()
+}
+
+fn sans(verdict: &pb::Verdict) -> Vec<&str> {
+    verdict.moves.iter().map(|m| m.san.as_str()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamed_game_is_recorded_and_a_viewer_resumes_where_it_left() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("referee.db");
+    let server = start(&db, Access::LoopbackOnly).await;
+    let mut client = connect(server.addr).await;
+    let game = client
+        .open_game(open("b1"))
+        .await
+        .expect("opens")
+        .into_inner();
+    assert_eq!(game.id, "b1-1");
+    let again = client
+        .open_game(open("b1"))
+        .await
+        .expect("opens")
+        .into_inner();
+    assert_eq!(
+        again.id, game.id,
+        "the board's open game is returned, not a second one"
+    );
+
+    let updates = stream(&mut client, all_frames("b1")).await;
+    let stats = updates
+        .iter()
+        .rev()
+        .find_map(|u| match &u.what {
+            Some(What::Stats(s)) => Some(*s),
+            _ => None,
+        })
+        .expect("stats");
+    assert_eq!(stats.frames_received as usize, rendered().frames.len());
+    assert_eq!(stats.frames_dropped, 0);
+
+    let verdict = client
+        .get_game(pb::GetGameRequest {
+            game_id: game.id.clone(),
+        })
+        .await
+        .expect("verdict")
+        .into_inner();
+    assert_eq!(sans(&verdict), ["e4", "Nh6"]);
+    let kinds: Vec<(&str, &str)> = verdict
+        .incidents
+        .iter()
+        .map(|i| (i.kind.as_str(), i.article.as_str()))
+        .collect();
+    assert_eq!(kinds, [("release_final", "4.7")]);
+    let incident = &verdict.incidents[0];
+    assert!(!incident.evidence.is_empty(), "evidence kept");
+    for path in &incident.evidence {
+        let bytes = std::fs::read(dir.path().join(path)).expect("evidence file");
+        assert!(bytes.starts_with(&[0xff, 0xd8]), "{path} is a JPEG");
+    }
+    assert!(verdict.pgn.contains("release_final"), "{}", verdict.pgn);
+
+    // Everything stored, from the start, in order; then from seq 5 on.
+    let last = updates.iter().map(|u| u.seq).max().expect("numbered");
+    let watched = watch(&mut client, &game.id, 0, last).await;
+    let seqs: Vec<u64> = watched.iter().map(|u| u.seq).collect();
+    assert_eq!(seqs, (1..=last).collect::<Vec<_>>());
+    let resumed = watch(&mut client, &game.id, 5, last).await;
+    assert_eq!(resumed.first().map(|u| u.seq), Some(6));
+    assert_eq!(resumed, watched[5..].to_vec());
+    server.stop().await;
+}
+
+/// A game's updates after `from`, up to `last`.
+async fn watch(
+    client: &mut RefereeClient<Channel>,
+    game_id: &str,
+    from: u64,
+    last: u64,
+) -> Vec<pb::Update> {
+    let mut stream = client
+        .watch_game(pb::WatchGameRequest {
+            game_id: game_id.into(),
+            from_seq: from,
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    let mut out = Vec::new();
+    while out.last().is_none_or(|u: &pb::Update| u.seq < last) {
+        let next = tokio::time::timeout(Duration::from_secs(10), stream.message())
+            .await
+            .expect("in time")
+            .expect("no error")
+            .expect("open");
+        out.push(next);
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn decisions_and_corrections_are_kept_across_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("referee.db");
+    let server = start(&db, Access::LoopbackOnly).await;
+    let mut client = connect(server.addr).await;
+    let game = client
+        .open_game(open("b2"))
+        .await
+        .expect("opens")
+        .into_inner();
+    stream(&mut client, all_frames("b2")).await;
+    let incidents = client
+        .list_incidents(pb::ListIncidentsRequest {
+            game_id: game.id.clone(),
+            open_only: true,
+        })
+        .await
+        .expect("listed")
+        .into_inner()
+        .incidents;
+    assert_eq!(incidents.len(), 1);
+    let id = incidents[0].id.clone();
+
+    let wrong = client
+        .decide_incident(pb::DecideIncidentRequest {
+            incident_id: id.clone(),
+            decision: "maybe".into(),
+            note: String::new(),
+        })
+        .await;
+    assert_eq!(wrong.expect_err("refused").code(), Code::InvalidArgument);
+    let decided = client
+        .decide_incident(pb::DecideIncidentRequest {
+            incident_id: id.clone(),
+            decision: "upheld".into(),
+            note: "seen on the evidence".into(),
+        })
+        .await
+        .expect("decided")
+        .into_inner();
+    assert_eq!(
+        (decided.decision.as_str(), decided.decided_by.as_str()),
+        ("upheld", "local")
+    );
+
+    let illegal = client
+        .correct_move(pb::CorrectMoveRequest {
+            game_id: game.id.clone(),
+            ply: 2,
+            uci: "e7e4".into(),
+            note: String::new(),
+        })
+        .await;
+    assert_eq!(illegal.expect_err("refused").code(), Code::InvalidArgument);
+    let corrected = client
+        .correct_move(pb::CorrectMoveRequest {
+            game_id: game.id.clone(),
+            ply: 1,
+            uci: "d2d4".into(),
+            note: "the camera saw e4".into(),
+        })
+        .await
+        .expect("corrected")
+        .into_inner();
+    assert_eq!(
+        sans(&corrected),
+        ["d4", "Nh6"],
+        "the later move derived again"
+    );
+    server.stop().await;
+
+    let server = start(&db, Access::LoopbackOnly).await;
+    let mut client = connect(server.addr).await;
+    let verdict = client
+        .get_game(pb::GetGameRequest {
+            game_id: game.id.clone(),
+        })
+        .await
+        .expect("verdict")
+        .into_inner();
+    assert_eq!(sans(&verdict), ["d4", "Nh6"]);
+    assert_eq!(verdict.corrections.len(), 1);
+    assert_eq!(verdict.incidents[0].decision, "upheld");
+    assert_eq!(verdict.incidents[0].note, "seen on the evidence");
+    let open = client
+        .list_incidents(pb::ListIncidentsRequest {
+            game_id: game.id.clone(),
+            open_only: true,
+        })
+        .await
+        .expect("listed")
+        .into_inner();
+    assert!(open.incidents.is_empty());
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn damaged_frames_are_skipped_and_counted_and_the_stream_goes_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = start(&dir.path().join("referee.db"), Access::LoopbackOnly).await;
+    let mut client = connect(server.addr).await;
+    let game = client
+        .open_game(open("b3"))
+        .await
+        .expect("opens")
+        .into_inner();
+    let mut frames = all_frames("b3");
+    let whole = rendered().frames[3].1.clone();
+    // Between two frames, far enough from both to pass the rate limit.
+    let t = |k: usize| frames[k].t + 0.02;
+    let truncated = jpeg("b3", t(3), whole[..whole.len() / 2].to_vec());
+    let noise = jpeg(
+        "b3",
+        t(4),
+        (0..5000u32).map(|i| (i * 7919 % 251) as u8).collect(),
+    );
+    let small = pb::Frame {
+        board_id: "b3".into(),
+        t: t(5),
+        image: Some(pb::frame::Image::Raw(pb::RawImage {
+            width: 8,
+            height: 8,
+            bgr: vec![0; 8 * 8 * 3],
+        })),
+    };
+    frames.insert(6, small);
+    frames.insert(5, noise);
+    frames.insert(4, truncated);
+    let updates = stream(&mut client, frames).await;
+    let stats = updates
+        .iter()
+        .rev()
+        .find_map(|u| match &u.what {
+            Some(What::Stats(s)) => Some(*s),
+            _ => None,
+        })
+        .expect("stats");
+    assert_eq!(stats.frames_corrupt, 3);
+    let verdict = client
+        .get_game(pb::GetGameRequest { game_id: game.id })
+        .await
+        .expect("verdict")
+        .into_inner();
+    assert_eq!(
+        sans(&verdict),
+        ["e4", "Nh6"],
+        "the damaged frames cost nothing"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_frames_and_boards_without_a_game_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = start(&dir.path().join("referee.db"), Access::LoopbackOnly).await;
+    let mut client = connect(server.addr)
+        .await
+        .max_encoding_message_size(64 << 20);
+    client.open_game(open("b4")).await.expect("opens");
+    let huge = jpeg("b4", 0.0, vec![0xff; referee_server::MAX_MESSAGE + 1024]);
+    let (tx, rx) = mpsc::channel(1);
+    tx.send(huge).await.expect("queued");
+    let refused = client.stream_frames(ReceiverStream::new(rx)).await;
+    let status = refused.expect_err("refused");
+    assert!(
+        matches!(status.code(), Code::OutOfRange | Code::ResourceExhausted),
+        "{status:?}"
+    );
+    let (tx, rx) = mpsc::channel(1);
+    tx.send(jpeg("nowhere", 0.0, rendered().frames[0].1.clone()))
+        .await
+        .expect("queued");
+    let refused = client.stream_frames(ReceiverStream::new(rx)).await;
+    assert_eq!(refused.expect_err("no game").code(), Code::NotFound);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_allow_each_role_its_own_calls_only() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tokens = dir.path().join("tokens");
+    std::fs::write(
+        &tokens,
+        "camera-b5-secret role=camera boards=b5\nviewer-secret role=viewer\narbiter-secret role=arbiter name=Anna\n",
+    )
+    .expect("tokens");
+    let access = Access::from_file(&tokens).expect("parses");
+    let server = start(&dir.path().join("referee.db"), access).await;
+    let channel = Channel::from_shared(format!("http://{}", server.addr))
+        .expect("url")
+        .connect()
+        .await
+        .expect("connects");
+    let as_ = |token: &'static str| {
+        RefereeClient::with_interceptor(channel.clone(), move |mut request: tonic::Request<()>| {
+            if !token.is_empty() {
+                request.metadata_mut().insert(
+                    "authorization",
+                    format!("Bearer {token}").parse().expect("ascii"),
+                );
+            }
+            Ok(request)
+        })
+    };
+    let nobody = as_("").list_games(pb::ListGamesRequest {}).await;
+    assert_eq!(nobody.expect_err("refused").code(), Code::Unauthenticated);
+    let camera = as_("camera-b5-secret");
+    assert!(camera.clone().open_game(open("b5")).await.is_ok());
+    let elsewhere = camera.clone().open_game(open("b6")).await;
+    assert_eq!(
+        elsewhere.expect_err("refused").code(),
+        Code::PermissionDenied
+    );
+    let reading = camera.clone().list_games(pb::ListGamesRequest {}).await;
+    assert_eq!(reading.expect_err("refused").code(), Code::PermissionDenied);
+    let viewer = as_("viewer-secret");
+    assert_eq!(
+        viewer
+            .clone()
+            .list_games(pb::ListGamesRequest {})
+            .await
+            .expect("lists")
+            .into_inner()
+            .games
+            .len(),
+        1
+    );
+    let deciding = viewer
+        .clone()
+        .correct_move(pb::CorrectMoveRequest {
+            game_id: "b5-1".into(),
+            ply: 1,
+            uci: "e2e4".into(),
+            note: String::new(),
+        })
+        .await;
+    assert_eq!(
+        deciding.expect_err("refused").code(),
+        Code::PermissionDenied
+    );
+    let arbiter = as_("arbiter-secret");
+    let not_played = arbiter
+        .clone()
+        .correct_move(pb::CorrectMoveRequest {
+            game_id: "b5-1".into(),
+            ply: 1,
+            uci: "e2e4".into(),
+            note: String::new(),
+        })
+        .await;
+    assert_eq!(
+        not_played.expect_err("no move yet").code(),
+        Code::InvalidArgument
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_answers_serving() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = start(&dir.path().join("referee.db"), Access::LoopbackOnly).await;
+    connect(server.addr).await;
+    let channel = Channel::from_shared(format!("http://{}", server.addr))
+        .expect("url")
+        .connect()
+        .await
+        .expect("connects");
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+    let answer = health
+        .check(tonic_health::pb::HealthCheckRequest {
+            service: "referee.v1.Referee".into(),
+        })
+        .await
+        .expect("answers")
+        .into_inner();
+    assert_eq!(
+        answer.status,
+        tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+    );
+    server.stop().await;
+}
