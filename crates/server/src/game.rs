@@ -106,6 +106,7 @@ fn tags_of(game: &pb::Game) -> Tags {
     for (name, value) in [
         ("Event", &game.event),
         ("Site", &game.board_id),
+        ("Date", &game.date),
         ("Round", &game.round),
         ("White", &game.white),
         ("Black", &game.black),
@@ -121,6 +122,25 @@ fn tags_of(game: &pb::Game) -> Tags {
         }
     }
     Tags(tags)
+}
+
+/// Today's date (UTC) as PGN writes it, YYYY.MM.DD.
+pub fn today() -> String {
+    date_of_day((now() / 86_400.0).floor() as i64)
+}
+
+/// The date of a day counted from 1970-01-01 (Howard Hinnant's civil-from-days).
+fn date_of_day(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// Seconds since the epoch.
@@ -499,4 +519,16 @@ fn rules_incident(i: &pb::Incident) -> Option<Incident> {
         touches: Vec::new(),
         played: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_are_dated_as_the_calendar_says() {
+        assert_eq!(date_of_day(0), "1970.01.01");
+        assert_eq!(date_of_day(11_016), "2000.02.29");
+        assert_eq!(date_of_day(20_787), "2026.11.30");
+    }
 }

@@ -160,6 +160,7 @@ impl Referee for RefereeService {
             state: "open".into(),
             time_control: asked.time_control,
             corners: asked.corners,
+            date: crate::game::today(),
         };
         let state = GameState::open(game.clone()).map_err(Status::invalid_argument)?;
         self.store
