@@ -1,0 +1,263 @@
+//! Load: many boards streaming rendered games at once, at a camera's pace,
+//! over loopback to a service with its SQLite store. Prints, for each run,
+//! the frames sent and dropped, whether every board's record equals the
+//! record the chain gives the same frames alone, the process's peak memory
+//! (service and cameras together) and its CPU time.
+//!
+//! `cargo bench -p referee-server --bench load` runs 16 boards at 10 frames
+//! a second for 60 s, then looks for the most boards this machine holds at
+//! 10 frames a second without a drop (20 s a step). `BOARDS`, `SECONDS`,
+//! `FPS` and `RAMP=0` change that. Under `cargo test` it runs two boards for
+//! a few frames, as a smoke test.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use referee_proto as pb;
+use referee_proto::referee_client::RefereeClient;
+use referee_proto::update::What;
+use referee_rules::Referee;
+use referee_rules::pgn::Tags;
+use referee_server::{Access, Config};
+use referee_synth::{Renderer, Scenario, choreograph};
+use referee_vision::BoardCorners;
+use referee_watch::BoardWatch;
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+
+struct Footage {
+    frames: Vec<Arc<Vec<u8>>>,
+    corners: [[f32; 2]; 4],
+    fps: f64,
+}
+
+/// Renders the first `seconds` of a bundled full game (10 frames a second).
+fn footage(seconds: f64) -> Footage {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/scenarios/game_byrne_fischer_1956.scn");
+    let scenario =
+        Scenario::parse(&std::fs::read_to_string(path).expect("scenario")).expect("parses");
+    let played = choreograph(&scenario).expect("plays");
+    let start = referee_synth::output::start_position(&scenario).expect("start");
+    let renderer = Renderer::new(&scenario.camera, &start, &played, None).expect("renderer");
+    let fps = scenario.camera.fps;
+    let count = (seconds.min(played.duration) * fps) as u64;
+    let mut frames = Vec::new();
+    let mut corners = [[0.0; 2]; 4];
+    for index in 0..count {
+        let (image, truth) = renderer.frame(index as f64 / fps, index).expect("frame");
+        if index == 0 {
+            corners = truth.corners.map(|[x, y]| [x as f32, y as f32]);
+        }
+        frames.push(Arc::new(
+            referee_server::frames::to_jpeg(&image).expect("jpeg"),
+        ));
+    }
+    Footage {
+        frames,
+        corners,
+        fps,
+    }
+}
+
+/// The moves the chain reads from the footage alone.
+fn reference(footage: &Footage) -> Vec<String> {
+    let referee = Referee::new(shakmaty::Chess::default(), Tags::default());
+    let mut watch = BoardWatch::new(referee, Some(BoardCorners(footage.corners)));
+    for (index, jpeg) in footage.frames.iter().enumerate() {
+        let frame = pb::Frame {
+            board_id: String::new(),
+            t: index as f64 / footage.fps,
+            image: Some(pb::frame::Image::Jpeg(jpeg.to_vec())),
+        };
+        let image = referee_server::frames::decode(&frame, None).expect("decodes");
+        watch.look(&image, frame.t).expect("looks");
+    }
+    watch.finish();
+    watch
+        .referee()
+        .moves()
+        .iter()
+        .map(|m| m.san.clone())
+        .collect()
+}
+
+/// Peak resident memory (MiB) and CPU seconds of this process so far.
+fn resources() -> (f64, f64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let peak_kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .unwrap_or(0.0);
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    let ticks: f64 = [11, 12]
+        .iter()
+        .filter_map(|&i| fields.get(i).and_then(|v| v.parse::<f64>().ok()))
+        .sum();
+    (peak_kib / 1024.0, ticks / 100.0)
+}
+
+struct Outcome {
+    sent: u64,
+    dropped: u64,
+    exact: usize,
+}
+
+/// One camera: opens its board's game and sends the footage at `fps`.
+async fn camera(addr: std::net::SocketAddr, board: String, footage: Arc<Footage>, fps: f64) -> u64 {
+    let mut client = RefereeClient::connect(format!("http://{addr}"))
+        .await
+        .expect("connects");
+    let corners = footage
+        .corners
+        .iter()
+        .map(|&[x, y]| pb::Point { x, y })
+        .collect();
+    client
+        .open_game(pb::OpenGameRequest {
+            board_id: board.clone(),
+            corners,
+            ..Default::default()
+        })
+        .await
+        .expect("opens");
+    let (tx, rx) = mpsc::channel(8);
+    let frame = |index: usize| pb::Frame {
+        board_id: board.clone(),
+        t: index as f64 / footage.fps,
+        image: Some(pb::frame::Image::Jpeg(footage.frames[index].to_vec())),
+    };
+    tx.send(frame(0)).await.expect("queued");
+    let mut answers = client
+        .stream_frames(ReceiverStream::new(rx))
+        .await
+        .expect("stream")
+        .into_inner();
+    let reader = tokio::spawn(async move {
+        let mut last = pb::FrameStats::default();
+        while let Ok(Some(update)) = answers.message().await {
+            if let Some(What::Stats(stats)) = update.what {
+                last = stats;
+            }
+        }
+        last
+    });
+    let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / fps));
+    tick.tick().await;
+    for index in 1..footage.frames.len() {
+        tick.tick().await;
+        if tx.send(frame(index)).await.is_err() {
+            break;
+        }
+    }
+    drop(tx);
+    reader.await.expect("reader").frames_dropped
+}
+
+async fn run(boards: usize, footage: Arc<Footage>, expected: &[String], fps: f64) -> Outcome {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
+    let addr = listener.local_addr().expect("addr");
+    let mut config = Config::new(dir.path().join("load.db"));
+    config.access = Access::LoopbackOnly;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(referee_server::serve(config, listener, async {
+        let _ = stopped.await;
+    }));
+    let cameras: Vec<_> = (0..boards)
+        .map(|b| tokio::spawn(camera(addr, format!("load{b}"), footage.clone(), fps)))
+        .collect();
+    let mut dropped = 0;
+    for camera in cameras {
+        dropped += camera.await.expect("camera");
+    }
+    let mut client = RefereeClient::connect(format!("http://{addr}"))
+        .await
+        .expect("connects");
+    let mut exact = 0;
+    for b in 0..boards {
+        let verdict = client
+            .get_game(pb::GetGameRequest {
+                game_id: format!("load{b}-1"),
+            })
+            .await
+            .expect("verdict")
+            .into_inner();
+        let moves: Vec<String> = verdict.moves.into_iter().map(|m| m.san).collect();
+        exact += usize::from(moves == expected);
+    }
+    let _ = stop.send(());
+    let _ = server.await;
+    Outcome {
+        sent: (boards * footage.frames.len()) as u64,
+        dropped,
+        exact,
+    }
+}
+
+fn env(name: &str, default: f64) -> f64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn main() {
+    let benchmarking = std::env::args().any(|arg| arg == "--bench");
+    let boards = env("BOARDS", if benchmarking { 16.0 } else { 2.0 }) as usize;
+    let seconds = env("SECONDS", if benchmarking { 60.0 } else { 2.0 });
+    let fps = env("FPS", 10.0);
+    let ramp = benchmarking && env("RAMP", 1.0) > 0.0;
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let footage = Arc::new(footage(seconds));
+    let expected = reference(&footage);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!(
+        "load: {} frames of Byrne-Fischer 1956 at {fps} fps ({} moves read alone), {cores} cores",
+        footage.frames.len(),
+        expected.len()
+    );
+    let report = |boards: usize, outcome: &Outcome, wall: f64| {
+        let (peak_mib, cpu) = resources();
+        println!(
+            "load: {boards} boards, {} frames sent in {wall:.1} s, {} dropped ({:.2}%), {}/{boards} records exact, peak RSS {peak_mib:.0} MiB, CPU {cpu:.1} s",
+            outcome.sent,
+            outcome.dropped,
+            100.0 * outcome.dropped as f64 / outcome.sent.max(1) as f64,
+            outcome.exact
+        );
+    };
+    let started = Instant::now();
+    let outcome = runtime.block_on(run(boards, footage.clone(), &expected, fps));
+    report(boards, &outcome, started.elapsed().as_secs_f64());
+    assert!(
+        benchmarking || outcome.exact == boards,
+        "records differ under no load"
+    );
+    if !ramp {
+        return;
+    }
+    let short = Arc::new(Footage {
+        frames: footage.frames[..footage.frames.len().min((20.0 * footage.fps) as usize)].to_vec(),
+        corners: footage.corners,
+        fps: footage.fps,
+    });
+    let expected = reference(&short);
+    let mut held = 0;
+    for boards in [16, 24, 32, 40, 48, 64, 80, 96, 128] {
+        let started = Instant::now();
+        let outcome = runtime.block_on(run(boards, short.clone(), &expected, fps));
+        report(boards, &outcome, started.elapsed().as_secs_f64());
+        if outcome.dropped > 0 {
+            break;
+        }
+        held = boards;
+    }
+    println!("load: the most boards held at {fps} fps without a drop: {held}");
+}
