@@ -526,7 +526,7 @@ async fn tokens_allow_each_role_its_own_calls_only() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn health_answers_serving() {
+async fn health_answers_serving_and_reflection_lists_the_api() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = start(&dir.path().join("referee.db"), Access::LoopbackOnly).await;
     connect(server.addr).await;
@@ -535,7 +535,7 @@ async fn health_answers_serving() {
         .connect()
         .await
         .expect("connects");
-    let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
     let answer = health
         .check(tonic_health::pb::HealthCheckRequest {
             service: "referee.v1.Referee".into(),
@@ -547,5 +547,73 @@ async fn health_answers_serving() {
         answer.status,
         tonic_health::pb::health_check_response::ServingStatus::Serving as i32
     );
+
+    use tonic_reflection::pb::v1 as reflection;
+    let mut reflect = reflection::server_reflection_client::ServerReflectionClient::new(channel);
+    let ask = reflection::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(
+            reflection::server_reflection_request::MessageRequest::ListServices(String::new()),
+        ),
+    };
+    let mut answers = reflect
+        .server_reflection_info(tokio_stream::iter([ask]))
+        .await
+        .expect("reflection")
+        .into_inner();
+    let answer = answers.message().await.expect("answer").expect("one");
+    let Some(reflection::server_reflection_response::MessageResponse::ListServicesResponse(list)) =
+        answer.message_response
+    else {
+        panic!("not a list of services: {answer:?}");
+    };
+    let names: Vec<&str> = list.service.iter().map(|s| s.name.as_str()).collect();
+    assert!(names.contains(&"referee.v1.Referee"), "{names:?}");
     server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_certificate_the_service_speaks_tls_only() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let certified = rcgen::generate_simple_self_signed(vec!["localhost".into()]).expect("cert");
+    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    std::fs::write(&cert, certified.cert.pem()).expect("cert");
+    std::fs::write(&key, certified.signing_key.serialize_pem()).expect("key");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
+    let addr = listener.local_addr().expect("addr");
+    let mut config = Config::new(dir.path().join("referee.db"));
+    config.tls = Some((cert, key));
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        referee_server::serve(config, listener, async {
+            let _ = stopped.await;
+        })
+        .await
+        .expect("serves");
+    });
+    let tls = tonic::transport::ClientTlsConfig::new()
+        .ca_certificate(tonic::transport::Certificate::from_pem(
+            certified.cert.pem(),
+        ))
+        .domain_name("localhost");
+    let channel = Channel::from_shared(format!("https://{addr}"))
+        .expect("url")
+        .tls_config(tls)
+        .expect("tls")
+        .connect()
+        .await
+        .expect("a TLS handshake");
+    let games = RefereeClient::new(channel)
+        .list_games(pb::ListGamesRequest {})
+        .await
+        .expect("answers over TLS");
+    assert!(games.into_inner().games.is_empty());
+    let plain = RefereeClient::connect(format!("http://{addr}")).await;
+    let refused = match plain {
+        Ok(mut client) => client.list_games(pb::ListGamesRequest {}).await.is_err(),
+        Err(_) => true,
+    };
+    assert!(refused, "plain text is not answered");
+    let _ = stop.send(());
+    let _ = task.await;
 }
