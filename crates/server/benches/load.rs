@@ -6,8 +6,8 @@
 //!
 //! `cargo bench -p referee-server --bench load` runs 16 boards at 10 frames
 //! a second for 60 s, then looks for the most boards this machine holds at
-//! 10 frames a second without a drop (20 s a step). `BOARDS`, `SECONDS`,
-//! `FPS` and `RAMP=0` change that. Under `cargo test` it runs two boards for
+//! 10 frames a second without a drop (20 s a step). `LOAD_BOARDS`,
+//! `LOAD_SECONDS`, `LOAD_FPS` and `LOAD_RAMP=0` change that. Under `cargo test` it runs two boards for
 //! a few frames, as a smoke test.
 
 use std::path::PathBuf;
@@ -210,10 +210,10 @@ fn env(name: &str, default: f64) -> f64 {
 
 fn main() {
     let benchmarking = std::env::args().any(|arg| arg == "--bench");
-    let boards = env("BOARDS", if benchmarking { 16.0 } else { 2.0 }) as usize;
-    let seconds = env("SECONDS", if benchmarking { 60.0 } else { 2.0 });
-    let fps = env("FPS", 10.0);
-    let ramp = benchmarking && env("RAMP", 1.0) > 0.0;
+    let boards = env("LOAD_BOARDS", if benchmarking { 16.0 } else { 2.0 }) as usize;
+    let seconds = env("LOAD_SECONDS", if benchmarking { 60.0 } else { 2.0 });
+    let fps = env("LOAD_FPS", 10.0);
+    let ramp = benchmarking && env("LOAD_RAMP", 1.0) > 0.0;
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let footage = Arc::new(footage(seconds));
     let expected = reference(&footage);
