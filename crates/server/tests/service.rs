@@ -495,29 +495,17 @@ async fn tokens_allow_each_role_its_own_calls_only() {
             .len(),
         1
     );
-    let deciding = viewer
-        .clone()
-        .correct_move(pb::CorrectMoveRequest {
-            game_id: "b5-1".into(),
-            ply: 1,
-            uci: "e2e4".into(),
-            note: String::new(),
-        })
-        .await;
-    assert_eq!(
-        deciding.expect_err("refused").code(),
-        Code::PermissionDenied
-    );
+    let first_move_is_e4 = || pb::CorrectMoveRequest {
+        game_id: "b5-1".into(),
+        ply: 1,
+        uci: "e2e4".into(),
+        note: String::new(),
+    };
+    let viewing = viewer.clone().correct_move(first_move_is_e4()).await;
+    assert_eq!(viewing.expect_err("refused").code(), Code::PermissionDenied);
+    // An arbiter may correct: refused only because no move was played yet.
     let arbiter = as_("arbiter-secret");
-    let not_played = arbiter
-        .clone()
-        .correct_move(pb::CorrectMoveRequest {
-            game_id: "b5-1".into(),
-            ply: 1,
-            uci: "e2e4".into(),
-            note: String::new(),
-        })
-        .await;
+    let not_played = arbiter.clone().correct_move(first_move_is_e4()).await;
     assert_eq!(
         not_played.expect_err("no move yet").code(),
         Code::InvalidArgument
