@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 use anyhow::{Result, anyhow};
 use referee_proto as pb;
 use referee_proto::update::What;
-use serde_json::{Value, json};
+use referee_server::json::{game_json, side_name as side, verdict_json};
+use serde_json::Value;
 
 use crate::client::Server;
 
@@ -116,90 +117,6 @@ pub fn decide(args: &DecideArgs) -> Result<()> {
         }
     );
     Ok(())
-}
-
-fn side(side: i32) -> &'static str {
-    match pb::Side::try_from(side) {
-        Ok(pb::Side::White) => "white",
-        Ok(pb::Side::Black) => "black",
-        _ => "",
-    }
-}
-
-fn game_json(game: &pb::Game) -> Value {
-    json!({
-        "id": game.id, "board_id": game.board_id, "white": game.white, "black": game.black,
-        "event": game.event, "round": game.round, "start_fen": game.start_fen,
-        "result": game.result, "state": game.state,
-    })
-}
-
-fn move_json(m: &pb::Move) -> Value {
-    json!({"ply": m.ply, "side": side(m.side), "san": m.san, "uci": m.uci, "t": m.t})
-}
-
-fn incident_json(i: &pb::Incident) -> Value {
-    let mut value = json!({
-        "id": i.id, "ply": i.ply, "side": side(i.side), "kind": i.kind, "article": i.article,
-        "squares": i.squares, "t": i.t, "claimable": i.claimable, "detail": i.detail,
-        "evidence": i.evidence,
-    });
-    if !i.decision.is_empty() {
-        value["decision"] = json!(i.decision);
-        value["decided_by"] = json!(i.decided_by);
-        value["note"] = json!(i.note);
-    }
-    value
-}
-
-fn event_json(e: &pb::PhysicalEvent) -> Value {
-    let mut value = json!({"t": e.t, "type": e.r#type});
-    for (key, text) in [("square", &e.square), ("piece", &e.piece)] {
-        if !text.is_empty() {
-            value[key] = json!(text);
-        }
-    }
-    if !side(e.side).is_empty() {
-        value["side"] = json!(side(e.side));
-    }
-    if e.confidence < 1.0 {
-        value["confidence"] = json!(e.confidence);
-    }
-    value
-}
-
-/// The verdict of contracts.md §2, with the service's additions (the game,
-/// decisions, corrections).
-pub fn verdict_json(v: &pb::Verdict) -> Value {
-    let stats = v.stats.unwrap_or_default();
-    let mut value = json!({
-        "moves": v.moves.iter().map(move_json).collect::<Vec<_>>(),
-        "incidents": v.incidents.iter().map(incident_json).collect::<Vec<_>>(),
-        "result": v.result,
-        "fen": v.fen,
-        "pgn": v.pgn,
-        "events": v.events.iter().map(event_json).collect::<Vec<_>>(),
-        "stats": {
-            "frames_received": stats.frames_received,
-            "frames_processed": stats.frames_processed,
-            "frames_dropped": stats.frames_dropped,
-            "frames_corrupt": stats.frames_corrupt,
-        },
-    });
-    if let Some(game) = &v.game {
-        value["game"] = game_json(game);
-    }
-    if !v.termination.is_empty() {
-        value["termination"] = json!(v.termination);
-    }
-    if !v.corrections.is_empty() {
-        value["corrections"] = v
-            .corrections
-            .iter()
-            .map(|c| json!({"ply": c.ply, "uci": c.uci, "san": c.san, "note": c.note, "by": c.by}))
-            .collect();
-    }
-    value
 }
 
 fn for_people(v: &pb::Verdict) -> String {

@@ -80,6 +80,16 @@ pub fn incident(game_id: &str, id: String, incident: &Incident) -> pb::Incident 
         claimable: incident.claimable,
         detail: incident.detail.clone(),
         game_id: game_id.into(),
+        touches: incident
+            .touches
+            .iter()
+            .map(|t| pb::Touch {
+                square: t.square.clone(),
+                piece: t.piece.clone(),
+                t: t.t,
+            })
+            .collect(),
+        played: incident.played.clone().unwrap_or_default(),
         ..Default::default()
     }
 }

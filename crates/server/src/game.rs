@@ -80,6 +80,9 @@ pub struct GameState {
     corrections: Vec<pb::Correction>,
     termination: String,
     pub stats: pb::FrameStats,
+    /// Milliseconds the last frame took in each stage: decode, locate,
+    /// detect, track, rules.
+    pub times: [f64; 5],
     /// The width and height of the board's frames, from the first one.
     frame_size: Option<(i32, i32)>,
     recent: Recent,
@@ -177,6 +180,7 @@ impl GameState {
             corrections: Vec::new(),
             termination: String::new(),
             stats: pb::FrameStats::default(),
+            times: [0.0; 5],
             frame_size: None,
             recent: Recent::default(),
         })
@@ -240,7 +244,10 @@ impl GameState {
         store: &dyn Store,
         frame: &pb::Frame,
     ) -> Result<Vec<pb::Update>, Status> {
-        let image = match frames::decode(frame, self.frame_size) {
+        let clock = std::time::Instant::now();
+        let decoded = frames::decode(frame, self.frame_size);
+        self.times = [clock.elapsed().as_secs_f64() * 1e3, 0.0, 0.0, 0.0, 0.0];
+        let image = match decoded {
             Ok(image) => image,
             Err(reason) => {
                 self.stats.frames_corrupt += 1;
@@ -251,6 +258,8 @@ impl GameState {
         self.frame_size = Some((image.cols(), image.rows()));
         self.recent.keep(frame, &image);
         let seen = self.watch_frame(&image, frame.t)?;
+        let stages = self.watch.times;
+        self.times[1..].copy_from_slice(&[stages.locate, stages.detect, stages.track, stages.rules]);
         self.stats.frames_processed += 1;
         self.record(store, seen)
     }

@@ -8,12 +8,15 @@
 //! - [`store`]: the store trait; [`sqlite`]: the embedded SQLite store.
 //! - [`frames`]: frames decoded and checked; evidence kept.
 //! - [`auth`]: tokens and roles (`--auth FILE`).
-//! - [`convert`]: the rules engine's records in the API's terms.
+//! - [`convert`]: the rules engine's records in the API's terms; [`json`]:
+//!   the records as JSON (contracts.md §2).
 
 pub mod auth;
 pub mod convert;
 pub mod frames;
 pub mod game;
+pub mod json;
+pub mod metrics;
 pub mod service;
 pub mod sqlite;
 pub mod store;

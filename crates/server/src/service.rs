@@ -49,6 +49,8 @@ pub struct RefereeService {
     workers: Arc<Semaphore>,
     /// The least time between two frames of a stream, by their capture times.
     min_interval: f64,
+    /// How long each stage of the chain takes, over every board.
+    stages: Arc<crate::metrics::StageHistograms>,
 }
 
 fn valid_board_id(id: &str) -> bool {
@@ -82,6 +84,7 @@ impl RefereeService {
             access,
             workers: Arc::new(Semaphore::new(workers.max(1))),
             min_interval: if max_fps > 0.0 { 1.0 / max_fps } else { 0.0 },
+            stages: Arc::default(),
         })
     }
 
@@ -109,6 +112,137 @@ impl RefereeService {
     fn check<T>(&self, request: &Request<T>, need: Need) -> Result<Holder, Status> {
         self.access
             .check(request.metadata(), request.remote_addr(), need)
+    }
+
+    /// Who calls over HTTP (a bearer header, or `token` in the query for
+    /// pages that cannot set headers), if allowed what the call needs.
+    pub fn authorize_http(
+        &self,
+        headers: &http::HeaderMap,
+        token: Option<&str>,
+        peer: Option<std::net::SocketAddr>,
+        need: Need,
+    ) -> Result<Holder, Status> {
+        let mut metadata = tonic::metadata::MetadataMap::from_headers(headers.clone());
+        if let Some(value) = token.and_then(|t| format!("Bearer {t}").parse().ok()) {
+            metadata.insert("authorization", value);
+        }
+        self.access.check(&metadata, peer, need)
+    }
+
+    /// Every game, oldest first.
+    pub fn game_list(&self) -> Vec<pb::Game> {
+        self.games()
+            .iter()
+            .map(|h| h.game.lock().game.clone())
+            .collect()
+    }
+
+    /// A game's verdict so far.
+    pub fn verdict_of(&self, game_id: &str) -> Result<pb::Verdict, Status> {
+        Ok(Self::verdict(self.held(game_id)?.as_ref()))
+    }
+
+    /// A game's stored updates after `from`, then the live ones.
+    pub fn updates(
+        &self,
+        game_id: &str,
+        from: u64,
+    ) -> Result<mpsc::Receiver<Result<pb::Update, Status>>, Status> {
+        let held = self.held(game_id)?;
+        // Subscribe before reading the store, so that nothing falls between.
+        let live = held.game.updates.subscribe();
+        let (tx, rx) = mpsc::channel(64);
+        tokio::spawn(watch(self.store.clone(), game_id.into(), from, live, tx));
+        Ok(rx)
+    }
+
+    /// An arbiter's decision on an incident, stored and told.
+    pub fn decide(
+        &self,
+        incident_id: &str,
+        decision: &str,
+        note: &str,
+        arbiter: &Holder,
+    ) -> Result<pb::Incident, Status> {
+        let held = self
+            .games()
+            .into_iter()
+            .find(|h| h.game.lock().has_incident(incident_id))
+            .ok_or_else(|| Status::not_found(format!("no incident {incident_id}")))?;
+        let (incident, update) = held.game.lock().decide(
+            self.store.as_ref(),
+            incident_id,
+            decision,
+            note,
+            &arbiter.name,
+        )?;
+        held.game.tell(&[update]);
+        Ok(incident)
+    }
+
+    /// An arbiter's correction of a move, stored and told; the new verdict.
+    pub fn correct(
+        &self,
+        game_id: &str,
+        ply: u32,
+        uci: &str,
+        note: &str,
+        arbiter: &Holder,
+    ) -> Result<pb::Verdict, Status> {
+        let held = self.held(game_id)?;
+        let update = held
+            .game
+            .lock()
+            .correct(self.store.as_ref(), ply, uci, note, &arbiter.name)?;
+        held.game.tell(&[update]);
+        Ok(Self::verdict(&held))
+    }
+
+    /// An evidence picture the store keeps, by the path an incident cites.
+    pub fn evidence(&self, path: &str) -> Result<Vec<u8>, Status> {
+        self.store
+            .evidence(path)
+            .map_err(|e| Status::internal(e.to_string()))?
+            .ok_or_else(|| Status::not_found(format!("no evidence {path}")))
+    }
+
+    /// The figures of `/metrics`, in Prometheus text.
+    pub fn metrics(&self) -> String {
+        let mut out = String::new();
+        let games = self.games();
+        let stats: Vec<(String, pb::FrameStats, bool)> = games
+            .iter()
+            .map(|h| (h.game.board_id.clone(), Self::stats(h), h.game.camera.try_lock().is_err()))
+            .collect();
+        for (name, help, pick) in [
+            ("referee_frames_received_total", "Frames a camera sent.", 0),
+            ("referee_frames_dropped_total", "Frames dropped: queue full or over the rate.", 1),
+            ("referee_frames_corrupt_total", "Frames that could not be read.", 2),
+            ("referee_frames_processed_total", "Frames refereed.", 3),
+        ] {
+            out.push_str(&format!("# HELP {name} {help}\n# TYPE {name} counter\n"));
+            for (board, s, _) in &stats {
+                let value = [s.frames_received, s.frames_dropped, s.frames_corrupt, s.frames_processed][pick];
+                out.push_str(&format!("{name}{{board=\"{board}\"}} {value}\n"));
+            }
+        }
+        let active = stats.iter().filter(|(_, _, streaming)| *streaming).count();
+        out.push_str(&format!(
+            "# HELP referee_boards_active Boards with a camera streaming now.\n# TYPE referee_boards_active gauge\nreferee_boards_active {active}\n"
+        ));
+        let mut kinds = std::collections::BTreeMap::<String, u64>::new();
+        for held in &games {
+            for incident in held.game.lock().incidents() {
+                *kinds.entry(incident.kind).or_default() += 1;
+            }
+        }
+        out.push_str("# HELP referee_incidents_total Incidents raised, by kind.\n# TYPE referee_incidents_total counter\n");
+        for (kind, count) in kinds {
+            out.push_str(&format!("referee_incidents_total{{kind=\"{kind}\"}} {count}\n"));
+        }
+        out.push_str(&self.stages.render());
+        out
     }
 
     fn stats(held: &Held) -> pb::FrameStats {
@@ -220,6 +354,7 @@ impl Referee for RefereeService {
         tokio::spawn(run_chain(
             held,
             self.store.clone(),
+            self.stages.clone(),
             self.workers.clone(),
             frames_rx,
             out_tx,
@@ -236,13 +371,8 @@ impl Referee for RefereeService {
     ) -> Result<Response<Self::WatchGameStream>, Status> {
         self.check(&request, Need::Viewer)?;
         let asked = request.into_inner();
-        let held = self.held(&asked.game_id)?;
-        // Subscribe before reading the store, so that nothing falls between.
-        let live = held.game.updates.subscribe();
-        let store = self.store.clone();
-        let (tx, rx) = mpsc::channel(64);
-        tokio::spawn(watch(store, asked.game_id, asked.from_seq, live, tx));
-        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+        let updates = self.updates(&asked.game_id, asked.from_seq)?;
+        Ok(Response::new(Box::pin(ReceiverStream::new(updates))))
     }
 
     async fn get_game(
@@ -250,8 +380,7 @@ impl Referee for RefereeService {
         request: Request<pb::GetGameRequest>,
     ) -> Result<Response<pb::Verdict>, Status> {
         self.check(&request, Need::Viewer)?;
-        let held = self.held(&request.get_ref().game_id)?;
-        Ok(Response::new(RefereeService::verdict(&held)))
+        Ok(Response::new(self.verdict_of(&request.get_ref().game_id)?))
     }
 
     async fn list_games(
@@ -259,12 +388,9 @@ impl Referee for RefereeService {
         request: Request<pb::ListGamesRequest>,
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
         self.check(&request, Need::Viewer)?;
-        let games = self
-            .games()
-            .iter()
-            .map(|h| h.game.lock().game.clone())
-            .collect();
-        Ok(Response::new(pb::ListGamesResponse { games }))
+        Ok(Response::new(pb::ListGamesResponse {
+            games: self.game_list(),
+        }))
     }
 
     async fn list_incidents(
@@ -292,19 +418,7 @@ impl Referee for RefereeService {
     ) -> Result<Response<pb::Incident>, Status> {
         let arbiter = self.check(&request, Need::Arbiter)?;
         let asked = request.into_inner();
-        let held = self
-            .games()
-            .into_iter()
-            .find(|h| h.game.lock().has_incident(&asked.incident_id))
-            .ok_or_else(|| Status::not_found(format!("no incident {}", asked.incident_id)))?;
-        let (incident, update) = held.game.lock().decide(
-            self.store.as_ref(),
-            &asked.incident_id,
-            &asked.decision,
-            &asked.note,
-            &arbiter.name,
-        )?;
-        held.game.tell(&[update]);
+        let incident = self.decide(&asked.incident_id, &asked.decision, &asked.note, &arbiter)?;
         Ok(Response::new(incident))
     }
 
@@ -314,16 +428,8 @@ impl Referee for RefereeService {
     ) -> Result<Response<pb::Verdict>, Status> {
         let arbiter = self.check(&request, Need::Arbiter)?;
         let asked = request.into_inner();
-        let held = self.held(&asked.game_id)?;
-        let update = held.game.lock().correct(
-            self.store.as_ref(),
-            asked.ply,
-            &asked.uci,
-            &asked.note,
-            &arbiter.name,
-        )?;
-        held.game.tell(&[update]);
-        Ok(Response::new(RefereeService::verdict(&held)))
+        let verdict = self.correct(&asked.game_id, asked.ply, &asked.uci, &asked.note, &arbiter)?;
+        Ok(Response::new(verdict))
     }
 }
 
@@ -388,6 +494,7 @@ async fn read_frames(
 async fn run_chain(
     held: Arc<Held>,
     store: Arc<dyn Store>,
+    stages: Arc<crate::metrics::StageHistograms>,
     workers: Arc<Semaphore>,
     mut frames: mpsc::Receiver<pb::Frame>,
     out: mpsc::Sender<Result<pb::Update, Status>>,
@@ -397,10 +504,13 @@ async fn run_chain(
         let Ok(permit) = workers.clone().acquire_owned().await else {
             return;
         };
-        let (game, store_ref) = (held.game.clone(), store.clone());
+        let (game, store_ref, stages) = (held.game.clone(), store.clone(), stages.clone());
         let done = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            game.lock().look(store_ref.as_ref(), &frame)
+            let mut state = game.lock();
+            let looked = state.look(store_ref.as_ref(), &frame);
+            stages.observe(&state.times);
+            looked
         })
         .await;
         match done {

@@ -300,6 +300,24 @@ impl Store for SqliteStore {
             .to_string_lossy();
         Ok(format!("{folder}/{name}"))
     }
+
+    fn evidence(&self, path: &str) -> StoreResult<Option<Vec<u8>>> {
+        let folder = self.evidence.file_name().unwrap_or_default().to_string_lossy();
+        let Some(name) = path.strip_prefix(&format!("{folder}/")) else {
+            return Ok(None);
+        };
+        // Only names this store gives: no folders, no way out of it.
+        let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+        if name.is_empty() || name.starts_with('.') || !name.chars().all(plain) {
+            return Ok(None);
+        }
+        let file = self.evidence.join(name);
+        match std::fs::read(&file) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(StoreError::Evidence { path: file, source }),
+        }
+    }
 }
 
 #[cfg(test)]

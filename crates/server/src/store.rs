@@ -50,4 +50,7 @@ pub trait Store: Send + Sync + std::fmt::Debug + 'static {
     fn log(&self, game_id: &str, after: u64) -> StoreResult<Vec<pb::Update>>;
     /// Keeps an evidence picture; returns the path to cite, relative to the store.
     fn keep_evidence(&self, name: &str, jpeg: &[u8]) -> StoreResult<String>;
+    /// An evidence picture by the path [`Store::keep_evidence`] gave;
+    /// `None` for a path it never gave.
+    fn evidence(&self, path: &str) -> StoreResult<Option<Vec<u8>>>;
 }
