@@ -1,4 +1,4 @@
-//! `referee serve [--db PATH] [--grpc ADDR] [--auth FILE]`: the service,
+//! `referee serve [--db PATH] [--grpc ADDR] [--http ADDR] [--auth FILE]`: the service,
 //! until Ctrl-C (or SIGTERM), which stops it cleanly.
 
 use std::net::SocketAddr;
@@ -16,6 +16,9 @@ pub struct Args {
     /// Where the gRPC API listens (port 0: any free port, printed).
     #[arg(long, default_value = "127.0.0.1:50051")]
     grpc: SocketAddr,
+    /// Where the arbiter's panel, the overlay, PGN feeds and /metrics are served.
+    #[arg(long)]
+    http: Option<SocketAddr>,
     /// Tokens and their roles; without it only loopback callers are answered.
     #[arg(long)]
     auth: Option<PathBuf>,
@@ -48,6 +51,14 @@ pub fn run(args: &Args) -> Result<()> {
             .await
             .with_context(|| format!("--grpc {}: cannot listen", args.grpc))?;
         let addr = listener.local_addr()?;
+        let web = match args.http {
+            Some(at) => Some(
+                TcpListener::bind(at)
+                    .await
+                    .with_context(|| format!("--http {at}: cannot listen"))?,
+            ),
+            None => None,
+        };
         let scheme = if config.tls.is_some() {
             "https"
         } else {
@@ -57,10 +68,16 @@ pub fn run(args: &Args) -> Result<()> {
             "referee: serving gRPC on {scheme}://{addr} (record in {})",
             args.db.display()
         ));
+        if let Some(web) = &web {
+            say(&format!(
+                "referee: arbiter's panel on http://{0}/, overlay on http://{0}/overlay?game=ID",
+                web.local_addr()?
+            ));
+        }
         if matches!(config.access, Access::LoopbackOnly) {
             say("referee: no --auth given: answering loopback addresses only");
         }
-        referee_server::serve(config, listener, stop_signal()).await?;
+        referee_server::serve(config, listener, web, stop_signal()).await?;
         say("referee: stopped");
         Ok(())
     })

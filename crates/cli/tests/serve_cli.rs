@@ -5,90 +5,10 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{referee, render, scratch};
-
-/// A running `referee serve`, killed when dropped.
-struct Service {
-    child: Child,
-    url: String,
-}
-
-impl Service {
-    /// SIGKILL: no chance to flush or close anything.
-    fn kill_9(mut self) {
-        let pid = self.child.id().to_string();
-        Command::new("kill")
-            .args(["-9", &pid])
-            .status()
-            .expect("kill runs");
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
-/// Starts the service on `port` with its record in `db`; returns once it
-/// says where it serves.
-fn serve(db: &Path, port: u16) -> Service {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["serve", "--db", db.to_str().expect("utf-8"), "--grpc"])
-        .arg(format!("127.0.0.1:{port}"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("serve starts");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut first = String::new();
-    out.read_line(&mut first).expect("a line");
-    assert!(
-        first.contains("serving gRPC on http://127.0.0.1:"),
-        "{first}"
-    );
-    // Keep reading what it says, so that it never writes to a closed pipe.
-    std::thread::spawn(move || for _ in out.lines() {});
-    Service {
-        child,
-        url: format!("http://127.0.0.1:{port}"),
-    }
-}
-
-fn corners(truth: &serde_json::Value) -> String {
-    truth["frames"][0]["corners"]
-        .as_array()
-        .expect("corners")
-        .iter()
-        .flat_map(|p| [p[0].as_f64().expect("x"), p[1].as_f64().expect("y")])
-        .map(|v| v.to_string())
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let run = referee(args);
-    assert!(
-        run.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    serde_json::from_slice(&run.stdout).expect("json")
-}
+use common::{corners, free_port, json, referee, render, scratch, serve};
 
 fn sans(verdict: &serde_json::Value) -> Vec<String> {
     verdict["moves"]
@@ -127,7 +47,7 @@ fn a_video_streamed_through_ingest_gives_the_record_replay_gives() {
         "--json",
     ]);
 
-    let service = serve(&dir.join("referee.db"), free_port());
+    let service = serve(&dir.join("referee.db"), free_port(), &[]);
     let ingest = referee(&[
         "ingest",
         "--server",
@@ -191,7 +111,7 @@ fn a_killed_service_restarts_with_every_acknowledged_move_incident_and_decision(
     let corners = corners(&truth);
     let db = dir.join("referee.db");
     let port = free_port();
-    let service = serve(&db, port);
+    let service = serve(&db, port, &[]);
 
     // Streamed at the video's pace: the service is killed while it plays.
     let mut ingest = Command::new(env!("CARGO_BIN_EXE_referee"))
@@ -230,7 +150,7 @@ fn a_killed_service_restarts_with_every_acknowledged_move_incident_and_decision(
     }
     service.kill_9();
 
-    let service = serve(&db, port);
+    let service = serve(&db, port, &[]);
     let status = ingest.wait().expect("ingest ends");
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     assert!(status.success(), "ingest gave up: {rest:?}");
@@ -274,7 +194,7 @@ fn a_killed_service_restarts_with_every_acknowledged_move_incident_and_decision(
         String::from_utf8_lossy(&decided.stderr)
     );
     service.kill_9();
-    let service = serve(&db, port);
+    let service = serve(&db, port, &[]);
     let verdict = json(&["game", "b2-1", "--server", &service.url, "--json"]);
     assert_eq!(kinds(&verdict), ["release_final 4.7"]);
     assert_eq!(verdict["incidents"][0]["decision"], "upheld");

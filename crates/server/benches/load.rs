@@ -167,7 +167,7 @@ async fn run(boards: usize, footage: Arc<Footage>, expected: &[String], fps: f64
     let mut config = Config::new(dir.path().join("load.db"));
     config.access = Access::LoopbackOnly;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(referee_server::serve(config, listener, async {
+    let server = tokio::spawn(referee_server::serve(config, listener, None, async {
         let _ = stopped.await;
     }));
     let cameras: Vec<_> = (0..boards)

@@ -259,7 +259,12 @@ impl GameState {
         self.recent.keep(frame, &image);
         let seen = self.watch_frame(&image, frame.t)?;
         let stages = self.watch.times;
-        self.times[1..].copy_from_slice(&[stages.locate, stages.detect, stages.track, stages.rules]);
+        self.times[1..].copy_from_slice(&[
+            stages.locate,
+            stages.detect,
+            stages.track,
+            stages.rules,
+        ]);
         self.stats.frames_processed += 1;
         self.record(store, seen)
     }

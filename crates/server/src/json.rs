@@ -92,7 +92,6 @@ pub fn verdict_json(v: &pb::Verdict) -> Value {
     value
 }
 
-
 /// One live update, as the pages receive it.
 pub fn update_json(update: &pb::Update) -> Value {
     let (kind, body) = match &update.what {

@@ -7,6 +7,7 @@
 //! - [`game`]: one game held: its chain, log, decisions and corrections.
 //! - [`store`]: the store trait; [`sqlite`]: the embedded SQLite store.
 //! - [`frames`]: frames decoded and checked; evidence kept.
+//! - [`http`]: the arbiter's panel, the overlay, PGN feeds, `/metrics`.
 //! - [`auth`]: tokens and roles (`--auth FILE`).
 //! - [`convert`]: the rules engine's records in the API's terms; [`json`]:
 //!   the records as JSON (contracts.md §2).
@@ -15,6 +16,7 @@ pub mod auth;
 pub mod convert;
 pub mod frames;
 pub mod game;
+pub mod http;
 pub mod json;
 pub mod metrics;
 pub mod service;
@@ -78,17 +80,42 @@ pub enum ServeError {
     },
     #[error(transparent)]
     Transport(#[from] tonic::transport::Error),
+    #[error("the web pages: {0}")]
+    Http(std::io::Error),
 }
 
-/// Serves on `listener` until `shutdown` completes.
+/// Serves gRPC on `listener` (and the web pages on `http`, when given)
+/// until `shutdown` completes.
 pub async fn serve(
     config: Config,
     listener: TcpListener,
-    shutdown: impl Future<Output = ()> + Send,
+    http: Option<TcpListener>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db)?);
-    let service = RefereeService::new(store, config.access.clone(), config.workers, config.max_fps)
-        .map_err(ServeError::Rebuild)?;
+    let service = Arc::new(
+        RefereeService::new(store, config.access.clone(), config.workers, config.max_fps)
+            .map_err(ServeError::Rebuild)?,
+    );
+    // One stop for both servers.
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown.await;
+        let _ = stop.send(true);
+    });
+    let until_stopped = |mut stopped: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = stopped.wait_for(|&s| s).await;
+    };
+    let web = http.map(|listener| {
+        let app = http::router(service.clone())
+            .into_make_service_with_connect_info::<std::net::SocketAddr>();
+        let stopping = until_stopped(stopped.clone());
+        tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(stopping)
+                .await
+        })
+    });
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<RefereeServer<RefereeService>>().await;
     let reflection = tonic_reflection::server::Builder::configure()
@@ -111,11 +138,16 @@ pub async fn serve(
         .add_service(health_service)
         .add_service(reflection)
         .add_service(
-            RefereeServer::new(service)
+            RefereeServer::from_arc(service)
                 .max_decoding_message_size(MAX_MESSAGE)
                 .max_encoding_message_size(MAX_MESSAGE),
         )
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), until_stopped(stopped))
         .await?;
+    if let Some(web) = web {
+        web.await
+            .map_err(|e| ServeError::Http(std::io::Error::other(e)))?
+            .map_err(ServeError::Http)?;
+    }
     Ok(())
 }

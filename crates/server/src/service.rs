@@ -191,10 +191,10 @@ impl RefereeService {
         arbiter: &Holder,
     ) -> Result<pb::Verdict, Status> {
         let held = self.held(game_id)?;
-        let update = held
-            .game
-            .lock()
-            .correct(self.store.as_ref(), ply, uci, note, &arbiter.name)?;
+        let update =
+            held.game
+                .lock()
+                .correct(self.store.as_ref(), ply, uci, note, &arbiter.name)?;
         held.game.tell(&[update]);
         Ok(Self::verdict(&held))
     }
@@ -213,17 +213,36 @@ impl RefereeService {
         let games = self.games();
         let stats: Vec<(String, pb::FrameStats, bool)> = games
             .iter()
-            .map(|h| (h.game.board_id.clone(), Self::stats(h), h.game.camera.try_lock().is_err()))
+            .map(|h| {
+                (
+                    h.game.board_id.clone(),
+                    Self::stats(h),
+                    h.game.camera.try_lock().is_err(),
+                )
+            })
             .collect();
         for (name, help, pick) in [
             ("referee_frames_received_total", "Frames a camera sent.", 0),
-            ("referee_frames_dropped_total", "Frames dropped: queue full or over the rate.", 1),
-            ("referee_frames_corrupt_total", "Frames that could not be read.", 2),
+            (
+                "referee_frames_dropped_total",
+                "Frames dropped: queue full or over the rate.",
+                1,
+            ),
+            (
+                "referee_frames_corrupt_total",
+                "Frames that could not be read.",
+                2,
+            ),
             ("referee_frames_processed_total", "Frames refereed.", 3),
         ] {
             out.push_str(&format!("# HELP {name} {help}\n# TYPE {name} counter\n"));
             for (board, s, _) in &stats {
-                let value = [s.frames_received, s.frames_dropped, s.frames_corrupt, s.frames_processed][pick];
+                let value = [
+                    s.frames_received,
+                    s.frames_dropped,
+                    s.frames_corrupt,
+                    s.frames_processed,
+                ][pick];
                 out.push_str(&format!("{name}{{board=\"{board}\"}} {value}\n"));
             }
         }
@@ -239,7 +258,9 @@ impl RefereeService {
         }
         out.push_str("# HELP referee_incidents_total Incidents raised, by kind.\n# TYPE referee_incidents_total counter\n");
         for (kind, count) in kinds {
-            out.push_str(&format!("referee_incidents_total{{kind=\"{kind}\"}} {count}\n"));
+            out.push_str(&format!(
+                "referee_incidents_total{{kind=\"{kind}\"}} {count}\n"
+            ));
         }
         out.push_str(&self.stages.render());
         out

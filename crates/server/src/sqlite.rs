@@ -302,7 +302,11 @@ impl Store for SqliteStore {
     }
 
     fn evidence(&self, path: &str) -> StoreResult<Option<Vec<u8>>> {
-        let folder = self.evidence.file_name().unwrap_or_default().to_string_lossy();
+        let folder = self
+            .evidence
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy();
         let Some(name) = path.strip_prefix(&format!("{folder}/")) else {
             return Ok(None);
         };

@@ -77,7 +77,7 @@ async fn start(db: &Path, access: Access) -> Running {
     config.access = access;
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        referee_server::serve(config, listener, async {
+        referee_server::serve(config, listener, None, async {
             let _ = stopped.await;
         })
         .await
@@ -573,7 +573,7 @@ async fn with_a_certificate_the_service_speaks_tls_only() {
     config.tls = Some((cert, key));
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        referee_server::serve(config, listener, async {
+        referee_server::serve(config, listener, None, async {
             let _ = stopped.await;
         })
         .await

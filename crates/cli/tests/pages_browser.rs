@@ -1,0 +1,240 @@
+//! The web pages in real headless Chromium (Debian's `chromium`, driven
+//! through the DevTools protocol): the arbiter's panel shows the incident of
+//! a streamed game, refuses a viewer's decision and records an arbiter's
+//! (in the store and in `referee game`); the overlay follows a game as its
+//! moves are made. Screenshots land in `target/screenshots/` (the ones in
+//! `docs/` are copies).
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use chromiumoxide::browser::{Browser, BrowserConfig};
+use chromiumoxide::page::ScreenshotParams;
+use common::{corners, free_port, json, referee, render, serve};
+use tokio_stream::StreamExt;
+
+const ARBITER: &str = "arbiter-anna-7c1e";
+const VIEWER: &str = "viewer-tv-9b22";
+const CAMERA: &str = "camera-boards-51d0";
+
+fn chromium() -> PathBuf {
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+        .expect("Chromium is installed (scripts/setup installs Debian's chromium)")
+}
+
+/// A plain HTTP/1.1 GET on 127.0.0.1: status line, headers, body.
+fn get(port: u16, path: &str, if_none_match: Option<&str>) -> (String, String, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    let condition = if_none_match.map_or(String::new(), |tag| format!("If-None-Match: {tag}\r\n"));
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{condition}Connection: close\r\n\r\n"
+    )
+    .expect("writes");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("reads");
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let (status, headers) = head.split_once("\r\n").unwrap_or((head, ""));
+    (status.to_string(), headers.to_lowercase(), body.to_string())
+}
+
+/// Evaluates `script` in the page until it gives `true`.
+async fn until(page: &chromiumoxide::Page, script: &str, what: &str) {
+    let started = Instant::now();
+    loop {
+        let done = page
+            .evaluate(script)
+            .await
+            .ok()
+            .and_then(|v| v.into_value::<bool>().ok())
+            .unwrap_or(false);
+        if done {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "waited 30 s for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn text(page: &chromiumoxide::Page, script: &str) -> String {
+    page.evaluate(script)
+        .await
+        .expect("evaluates")
+        .into_value::<String>()
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_panel_and_the_overlay_work_in_a_real_browser() {
+    let (dir, truth) = render("release_final", "pages");
+    let video = dir.join("video.avi");
+    let corners = corners(&truth);
+    let tokens = dir.join("tokens");
+    std::fs::write(
+        &tokens,
+        format!("{ARBITER} role=arbiter name=Anna\n{VIEWER} role=viewer\n{CAMERA} role=camera boards=1,2\n"),
+    )
+    .expect("tokens");
+    let web = free_port();
+    let service = serve(
+        &dir.join("referee.db"),
+        free_port(),
+        &[
+            "--auth",
+            tokens.to_str().expect("utf-8"),
+            "--http",
+            &format!("127.0.0.1:{web}"),
+        ],
+    );
+    let streamed = referee(&[
+        "ingest",
+        "--server",
+        &service.url,
+        "--token",
+        CAMERA,
+        "--board",
+        "1",
+        "--white",
+        "Ann",
+        "--black",
+        "Bo",
+        "--round",
+        "3",
+        "--corners",
+        &corners,
+        "--fast",
+        "--quiet",
+        video.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        streamed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&streamed.stderr)
+    );
+    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
+    std::fs::create_dir_all(&shots).expect("screenshots folder");
+
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let config = BrowserConfig::builder()
+            .chrome_executable(chromium())
+            .no_sandbox()
+            .window_size(1280, 1000)
+            .user_data_dir(dir.join("chromium-profile"))
+            .build()
+            .expect("browser config");
+        let (mut browser, mut handler) = Browser::launch(config).await.expect("Chromium starts");
+        let events = tokio::spawn(async move { while handler.next().await.is_some() {} });
+        let base = format!("http://127.0.0.1:{web}");
+
+        // The panel, as a viewer: the incident is there, with its evidence.
+        let panel = browser
+            .new_page(format!("{base}/?token={VIEWER}"))
+            .await
+            .expect("panel opens");
+        until(&panel, "document.querySelectorAll('.incident').length === 1", "the incident").await;
+        let card = text(&panel, "document.querySelector('.incident').innerText").await;
+        assert!(card.contains("release final (art. 4.7)"), "{card}");
+        assert!(card.contains("Art. 4.7: A piece released"), "{card}");
+        until(
+            &panel,
+            "[...document.querySelectorAll('.incident .evidence img')].some(i => i.complete && i.naturalWidth > 0)",
+            "an evidence picture",
+        )
+        .await;
+        until(&panel, "document.querySelectorAll('.board text.piece').length === 32", "the board").await;
+
+        // A viewer's token cannot decide.
+        panel
+            .evaluate("document.getElementById('token').value = 'viewer-tv-9b22'; document.querySelector('.incident button[value=dismissed]').click(); true")
+            .await
+            .expect("clicks");
+        until(&panel, "document.querySelector('.incident .error').textContent.includes('Refused')", "the refusal").await;
+        let undecided = json(&["game", "1-1", "--server", &service.url, "--token", VIEWER, "--json"]);
+        assert!(undecided["incidents"][0].get("decision").is_none(), "a viewer decided");
+
+        // The arbiter's token decides.
+        panel
+            .evaluate(
+                format!(
+                    "const box = document.getElementById('token'); box.value = '{ARBITER}'; box.dispatchEvent(new Event('change'));
+                     document.querySelector('.incident input[name=note]').value = 'seen on the evidence';
+                     document.querySelector('.incident button[value=upheld]').click(); true"
+                )
+                .as_str(),
+            )
+            .await
+            .expect("clicks");
+        until(&panel, "document.querySelectorAll('.incident.decided').length === 1", "the decision shown").await;
+        let decided = json(&["game", "1-1", "--server", &service.url, "--token", VIEWER, "--json"]);
+        assert_eq!(decided["incidents"][0]["decision"], "upheld");
+        assert_eq!(decided["incidents"][0]["decided_by"], "Anna");
+        assert_eq!(decided["incidents"][0]["note"], "seen on the evidence");
+        panel
+            .save_screenshot(ScreenshotParams::builder().full_page(true).build(), shots.join("panel.png"))
+            .await
+            .expect("panel screenshot");
+
+        // The overlay follows a game streamed at its pace on board 2.
+        let mut camera = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .args([
+                "ingest", "--server", &service.url, "--token", CAMERA, "--board", "2", "--white",
+                "Cy", "--black", "Di", "--corners", &corners, "--quiet",
+            ])
+            .arg(&video)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("ingest starts");
+        let overlay = browser
+            .new_page(format!("{base}/overlay?game=2-1&banner=1&token={VIEWER}"))
+            .await
+            .expect("overlay opens");
+        until(&overlay, "document.getElementById('moves').textContent.includes('e4')", "the first move").await;
+        let before = text(&overlay, "document.getElementById('board').dataset.lastMove").await;
+        assert_eq!(before, "e4", "the last move marked after 1. e4");
+        until(&overlay, "document.getElementById('moves').textContent.includes('Nh6')", "the second move").await;
+        assert_eq!(text(&overlay, "document.getElementById('board').dataset.lastMove").await, "Nh6");
+        until(&overlay, "document.querySelectorAll('.board rect.marked').length === 2", "the move marked").await;
+        until(&overlay, "getComputedStyle(document.getElementById('banner')).display === 'block'", "the banner").await;
+        let background = text(&overlay, "getComputedStyle(document.body).backgroundColor").await;
+        assert_eq!(background, "rgba(0, 0, 0, 0)", "the overlay is transparent");
+        overlay
+            .save_screenshot(ScreenshotParams::builder().omit_background(true).build(), shots.join("overlay.png"))
+            .await
+            .expect("overlay screenshot");
+        assert!(camera.wait().expect("ingest ends").success());
+        browser.close().await.expect("closes");
+        let _ = events.await;
+    });
+
+    // The PGN feed: the round's games in one file, with an ETag that holds.
+    let path = format!("/rounds/3.pgn?token={VIEWER}");
+    let (status, headers, body) = get(web, &path, None);
+    assert!(status.contains("200"), "{status}");
+    assert!(
+        body.contains("[Round \"3\"]") && body.contains("1. e4 Nh6"),
+        "{body}"
+    );
+    let etag = headers
+        .lines()
+        .find_map(|l| l.strip_prefix("etag: "))
+        .expect("an ETag")
+        .trim()
+        .to_string();
+    let (again, _, _) = get(web, &path, Some(&etag));
+    assert!(again.contains("304"), "{again}");
+    let (refused, _, _) = get(web, "/rounds/3.pgn", None);
+    assert!(refused.contains("401"), "no token: {refused}");
+    drop(service);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,305 @@
+//! The service's web face (`referee serve --http ADDR`): the arbiter's
+//! panel, the streamers' overlay, PGN feeds for broadcast sites, the JSON
+//! and live updates the pages use, evidence pictures, and `/metrics`.
+//! Every asset is served from the binary; nothing comes from elsewhere.
+//!
+//! Reading needs a viewer (a bearer header, or `?token=` where a page
+//! cannot set one); deciding and correcting need an arbiter's bearer token.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::json;
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Code, Status};
+
+use crate::auth::{Holder, Need};
+use crate::json::{game_json, update_json, verdict_json};
+use crate::service::RefereeService;
+
+type Shared = Arc<RefereeService>;
+type Params = Query<HashMap<String, String>>;
+
+const PANEL: &str = include_str!("../web/panel.html");
+const OVERLAY: &str = include_str!("../web/overlay.html");
+const BOARD_JS: &str = include_str!("../web/board.js");
+const PANEL_JS: &str = include_str!("../web/panel.js");
+const OVERLAY_JS: &str = include_str!("../web/overlay.js");
+const STYLE: &str = include_str!("../web/style.css");
+
+/// The routes, over the service's state.
+pub fn router(service: Shared) -> Router {
+    Router::new()
+        .route("/", get(|| async { Html(PANEL) }))
+        .route("/overlay", get(|| async { Html(OVERLAY) }))
+        .route(
+            "/assets/board.js",
+            get(|| async { asset(BOARD_JS, "text/javascript") }),
+        )
+        .route(
+            "/assets/panel.js",
+            get(|| async { asset(PANEL_JS, "text/javascript") }),
+        )
+        .route(
+            "/assets/overlay.js",
+            get(|| async { asset(OVERLAY_JS, "text/javascript") }),
+        )
+        .route(
+            "/assets/style.css",
+            get(|| async { asset(STYLE, "text/css") }),
+        )
+        .route("/api/games", get(games))
+        .route("/api/games/{id}", get(game))
+        .route("/api/games/{id}/updates", get(updates))
+        .route("/api/games/{id}/correction", post(correct))
+        .route("/api/incidents/{id}/decision", post(decide))
+        .route("/games/{file}", get(game_pgn))
+        .route("/rounds/{file}", get(round_pgn))
+        .route("/evidence/{folder}/{name}", get(evidence))
+        .route("/metrics", get(metrics))
+        .with_state(service)
+}
+
+fn asset(body: &'static str, kind: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, kind)], body).into_response()
+}
+
+/// A refusal as HTTP: the gRPC code's counterpart and its message.
+struct Refused(Status);
+
+impl From<Status> for Refused {
+    fn from(status: Status) -> Self {
+        Refused(status)
+    }
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        let code = match self.0.code() {
+            Code::NotFound => StatusCode::NOT_FOUND,
+            Code::InvalidArgument | Code::FailedPrecondition | Code::OutOfRange => {
+                StatusCode::BAD_REQUEST
+            }
+            Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+            Code::PermissionDenied => StatusCode::FORBIDDEN,
+            Code::AlreadyExists => StatusCode::CONFLICT,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        (code, axum::Json(json!({"error": self.0.message()}))).into_response()
+    }
+}
+
+fn caller(
+    service: &RefereeService,
+    headers: &HeaderMap,
+    params: &HashMap<String, String>,
+    peer: SocketAddr,
+    need: Need,
+) -> Result<Holder, Refused> {
+    let token = params.get("token").map(String::as_str);
+    Ok(service.authorize_http(headers, token, Some(peer), need)?)
+}
+
+async fn games(
+    State(service): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, Refused> {
+    caller(&service, &headers, &params, peer, Need::Viewer)?;
+    let list: Vec<_> = service
+        .game_list()
+        .iter()
+        .map(|g| {
+            let mut value = game_json(g);
+            if let Ok(verdict) = service.verdict_of(&g.id) {
+                value["fen"] = json!(verdict.fen);
+                value["open_incidents"] = json!(
+                    verdict
+                        .incidents
+                        .iter()
+                        .filter(|i| i.decision.is_empty())
+                        .count()
+                );
+                value["last_move"] = json!(verdict.moves.last().map(|m| m.uci.clone()));
+            }
+            value
+        })
+        .collect();
+    Ok(axum::Json(list).into_response())
+}
+
+async fn game(
+    State(service): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(params): Params,
+) -> Result<Response, Refused> {
+    caller(&service, &headers, &params, peer, Need::Viewer)?;
+    Ok(axum::Json(verdict_json(&service.verdict_of(&id)?)).into_response())
+}
+
+/// Server-sent events: each stored update as it is stored, from `?from=SEQ`.
+async fn updates(
+    State(service): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(params): Params,
+) -> Result<Response, Refused> {
+    caller(&service, &headers, &params, peer, Need::Viewer)?;
+    let from = params.get("from").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let updates = service.updates(&id, from)?;
+    let events = ReceiverStream::new(updates).map_while(|update| {
+        let update = update.ok()?;
+        Some(Ok::<_, Infallible>(
+            Event::default()
+                .id(update.seq.to_string())
+                .data(update_json(&update).to_string()),
+        ))
+    });
+    Ok(Sse::new(events)
+        .keep_alive(KeepAlive::default())
+        .into_response())
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct Decision {
+    decision: String,
+    #[serde(default)]
+    note: String,
+}
+
+async fn decide(
+    State(service): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    axum::Json(asked): axum::Json<Decision>,
+) -> Result<Response, Refused> {
+    let arbiter = caller(&service, &headers, &HashMap::new(), peer, Need::Arbiter)?;
+    let incident = service.decide(&id, &asked.decision, &asked.note, &arbiter)?;
+    Ok(axum::Json(crate::json::incident_json(&incident)).into_response())
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct Correction {
+    ply: u32,
+    uci: String,
+    #[serde(default)]
+    note: String,
+}
+
+async fn correct(
+    State(service): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    axum::Json(asked): axum::Json<Correction>,
+) -> Result<Response, Refused> {
+    let arbiter = caller(&service, &headers, &HashMap::new(), peer, Need::Arbiter)?;
+    let verdict = service.correct(&id, asked.ply, &asked.uci, &asked.note, &arbiter)?;
+    Ok(axum::Json(verdict_json(&verdict)).into_response())
+}
+
+/// A PGN with an ETag (a hash of its text); `If-None-Match` gets 304.
+fn pgn_response(headers: &HeaderMap, text: String) -> Response {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    let etag = format!("\"{:016x}\"", hasher.finish());
+    let matches = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|tag| tag.trim() == etag));
+    let tag = HeaderValue::from_str(&etag).unwrap_or(HeaderValue::from_static("\"\""));
+    if matches {
+        return (StatusCode::NOT_MODIFIED, [(header::ETAG, tag)]).into_response();
+    }
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/x-chess-pgn"),
+            ),
+            (header::ETAG, tag),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+/// `/games/{id}.pgn`.
+async fn game_pgn(
+    State(service): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path(file): Path<String>,
+    Query(params): Params,
+) -> Result<Response, Refused> {
+    caller(&service, &headers, &params, peer, Need::Viewer)?;
+    let id = file
+        .strip_suffix(".pgn")
+        .ok_or_else(|| Status::not_found("games are served as /games/ID.pgn"))?;
+    Ok(pgn_response(&headers, service.verdict_of(id)?.pgn))
+}
+
+/// `/rounds/{round}.pgn[?event=E]`: every board of a round in one PGN.
+async fn round_pgn(
+    State(service): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path(file): Path<String>,
+    Query(params): Params,
+) -> Result<Response, Refused> {
+    caller(&service, &headers, &params, peer, Need::Viewer)?;
+    let round = file
+        .strip_suffix(".pgn")
+        .ok_or_else(|| Status::not_found("rounds are served as /rounds/ROUND.pgn"))?;
+    let event = params.get("event");
+    let mut text = String::new();
+    for game in service.game_list() {
+        if game.round == round && event.is_none_or(|e| *e == game.event) {
+            text.push_str(service.verdict_of(&game.id)?.pgn.trim_end());
+            text.push_str("\n\n");
+        }
+    }
+    Ok(pgn_response(&headers, text))
+}
+
+async fn evidence(
+    State(service): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path((folder, name)): Path<(String, String)>,
+    Query(params): Params,
+) -> Result<Response, Refused> {
+    caller(&service, &headers, &params, peer, Need::Viewer)?;
+    let bytes = service.evidence(&format!("{folder}/{name}"))?;
+    Ok(([(header::CONTENT_TYPE, "image/jpeg")], bytes).into_response())
+}
+
+async fn metrics(
+    State(service): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Query(params): Params,
+) -> Result<Response, Refused> {
+    caller(&service, &headers, &params, peer, Need::Viewer)?;
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        service.metrics(),
+    )
+        .into_response())
+}

@@ -1,0 +1,174 @@
+// The arbiter's panel: every board live, the incident queue (open ones
+// first) with its evidence, decisions and move corrections, and the history
+// of decisions. Live through the service's server-sent events.
+"use strict";
+
+const ARTICLES = {
+  "4.0": "Touching pieces while the opponent has the move is forbidden.",
+  "4.1": "Each move is played with one hand only.",
+  "4.2": "Only the player having the move may adjust pieces, after first announcing it (\"j'adoube\").",
+  "4.3a": "A player who deliberately touches own pieces must move the first touched piece that can be moved.",
+  "4.3b": "Touching opponent's pieces obliges capturing the first touched piece that can be captured.",
+  "4.3c": "Touching a piece of each colour obliges capturing the opponent's piece with the own piece.",
+  "4.4a": "Touching the king and then a rook obliges castling on that side if legal.",
+  "4.4b": "Touching a rook first and then the king: castling on that side is not allowed on this move.",
+  "4.4c": "Castling intended but illegal on that side: another legal king move must be made.",
+  "4.4d": "The promotion piece is final once it has touched the promotion square.",
+  "4.7": "A piece released on a square as a legal move cannot then be moved to another square on this move.",
+  "7.5": "An illegal move completed (clock pressed) is penalised by the arbiter.",
+};
+
+const games = new Map(); // id -> verdict JSON
+const sources = new Map(); // id -> EventSource
+// What the arbiter is typing and what was refused survive a redraw.
+const drafts = new Map(); // incident id -> note
+const refusals = new Map(); // incident id -> message
+let drawn = "";
+
+const tokenBox = document.getElementById("token");
+tokenBox.value = localStorage.getItem("referee-token") || "";
+tokenBox.addEventListener("change", () => {
+  localStorage.setItem("referee-token", tokenBox.value.trim());
+  refreshAll();
+});
+
+function authHeaders() {
+  const token = tokenBox.value.trim();
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = "Bearer " + token;
+  return headers;
+}
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function moveText(moves) {
+  return moves.map((m) => (m.ply % 2 === 1 ? `${(m.ply + 1) / 2}. ` : "") + m.san).join(" ");
+}
+
+async function refreshGame(id) {
+  const answer = await fetch(`/api/games/${encodeURIComponent(id)}${tokenQuery()}`);
+  if (!answer.ok) return;
+  games.set(id, await answer.json());
+  render();
+}
+
+async function refreshAll() {
+  const answer = await fetch("/api/games" + tokenQuery());
+  if (!answer.ok) {
+    document.getElementById("boards").textContent = "Cannot read the games: " + answer.status;
+    return;
+  }
+  for (const game of await answer.json()) {
+    await refreshGame(game.id);
+    if (!sources.has(game.id)) listen(game.id);
+  }
+}
+
+function listen(id) {
+  const q = tokenQuery();
+  const source = new EventSource(`/api/games/${encodeURIComponent(id)}/updates${q}${q ? "&" : "?"}from=0`);
+  let timer = null;
+  source.onmessage = () => {
+    // Many updates arrive at once when a stream starts: refresh once for them.
+    clearTimeout(timer);
+    timer = setTimeout(() => refreshGame(id), 50);
+  };
+  sources.set(id, source);
+}
+
+function renderBoards() {
+  const boards = document.getElementById("boards");
+  boards.replaceChildren();
+  for (const [id, v] of games) {
+    const last = v.moves.length ? v.moves[v.moves.length - 1].uci : null;
+    const g = v.game || {};
+    const card = el("div", { class: "game", "data-game": id },
+      el("div", { class: "title" }, `Board ${g.board_id}: ${g.white || "?"} - ${g.black || "?"} (${v.result})`),
+      drawBoard(v.fen, last, 220),
+      el("div", { class: "moves" }, moveText(v.moves)));
+    const correct = el("form", { class: "correct" },
+      el("input", { name: "ply", type: "number", min: "1", placeholder: "ply", style: "width:4rem" }),
+      el("input", { name: "uci", placeholder: "move played, e.g. e2e4", style: "width:9rem" }),
+      el("button", { type: "submit" }, "Correct move"));
+    correct.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const body = { ply: Number(correct.ply.value), uci: correct.uci.value.trim(), note: "from the panel" };
+      const answer = await fetch(`/api/games/${encodeURIComponent(id)}/correction`,
+        { method: "POST", headers: authHeaders(), body: JSON.stringify(body) });
+      if (!answer.ok) alert("Refused: " + (await answer.json()).error);
+      refreshGame(id);
+    });
+    card.append(correct);
+    boards.append(card);
+  }
+}
+
+function incidentCard(i) {
+  const decided = Boolean(i.decision);
+  const card = el("div", { class: decided ? "incident decided" : "incident", "data-incident": i.id },
+    el("div", { class: "kind" }, `${i.kind.replaceAll("_", " ")} (art. ${i.article}) by ${i.side}, ply ${i.ply}, at ${i.t.toFixed(1)} s`),
+    el("div", { class: "detail" }, i.detail),
+    el("div", { class: "article" }, `Art. ${i.article}: ${ARTICLES[i.article] || ""}`));
+  if (i.touches && i.touches.length) {
+    card.append(el("div", { class: "touches" },
+      "Touches in order: " + i.touches.map((t) => `${t.piece}${t.square} at ${t.t.toFixed(1)} s`).join(", ")));
+  }
+  if (i.played) card.append(el("div", { class: "played" }, "Move played: " + i.played));
+  const pictures = el("div", { class: "evidence" });
+  for (const path of i.evidence || []) {
+    pictures.append(el("img", { src: `/evidence/${path}${tokenQuery()}`, alt: "evidence frame " + path }));
+  }
+  card.append(pictures);
+  if (decided) {
+    card.append(el("div", { class: "outcome" }, `${i.decision} by ${i.decided_by}${i.note ? ": " + i.note : ""}`));
+    return card;
+  }
+  const note = el("input", { name: "note", placeholder: "note for the record" });
+  note.value = drafts.get(i.id) || "";
+  note.addEventListener("input", () => drafts.set(i.id, note.value));
+  const form = el("form", {},
+    note,
+    el("button", { type: "submit", name: "upheld", value: "upheld" }, "Uphold"),
+    el("button", { type: "submit", name: "dismissed", value: "dismissed" }, "Dismiss"),
+    el("span", { class: "error" }, refusals.get(i.id) || ""));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const decision = e.submitter ? e.submitter.value : "upheld";
+    const answer = await fetch(`/api/incidents/${encodeURIComponent(i.id)}/decision`,
+      { method: "POST", headers: authHeaders(), body: JSON.stringify({ decision, note: note.value }) });
+    if (!answer.ok) {
+      refusals.set(i.id, "Refused: " + (await answer.json()).error);
+      form.querySelector(".error").textContent = refusals.get(i.id);
+      return;
+    }
+    refusals.delete(i.id);
+    drafts.delete(i.id);
+    refreshGame(i.game_id);
+  });
+  card.append(form);
+  return card;
+}
+
+function render() {
+  // Redraw only what changed, so that a form being filled is left alone.
+  const now = JSON.stringify([...games]);
+  if (now === drawn) return;
+  drawn = now;
+  renderBoards();
+  const all = [];
+  for (const [id, v] of games) for (const i of v.incidents) all.push({ ...i, game_id: id });
+  all.sort((a, b) => Boolean(a.decision) - Boolean(b.decision) || b.t - a.t);
+  const open = all.filter((i) => !i.decision).length;
+  document.getElementById("open-count").textContent = `(${open} open)`;
+  document.getElementById("incidents").replaceChildren(...all.map(incidentCard));
+  document.getElementById("history").replaceChildren(...all.filter((i) => i.decision)
+    .map((i) => el("li", {}, `${i.id}: ${i.decision} by ${i.decided_by}${i.note ? " (" + i.note + ")" : ""}`)));
+}
+
+refreshAll();
+setInterval(refreshAll, 5000);
