@@ -120,9 +120,13 @@ function incidentCard(i) {
   }
   if (i.played) card.append(el("div", { class: "played" }, "Move played: " + i.played));
   const pictures = el("div", { class: "evidence" });
-  for (const path of i.evidence || []) {
-    pictures.append(el("img", { src: `/evidence/${path}${tokenQuery()}`, alt: "evidence frame " + path }));
-  }
+  const paths = i.evidence || [];
+  const captions = paths.length === 3 ? ["before", "at the incident", "latest"] : paths.map(() => "");
+  paths.forEach((path, k) => {
+    pictures.append(el("figure", {},
+      el("img", { src: `/evidence/${path}${tokenQuery()}`, alt: "evidence frame " + path }),
+      el("figcaption", {}, captions[k])));
+  });
   card.append(pictures);
   if (decided) {
     card.append(el("div", { class: "outcome" }, `${i.decision} by ${i.decided_by}${i.note ? ": " + i.note : ""}`));
