@@ -28,6 +28,52 @@ fn chromium() -> PathBuf {
         .expect("Chromium is installed (scripts/setup installs Debian's chromium)")
 }
 
+/// The wall-clock time (ms since the epoch) at which a gRPC watcher hears
+/// of each move of `game`, until its second move.
+async fn moves_told(url: String, game: &str) -> std::collections::HashMap<String, f64> {
+    use referee_proto::referee_client::RefereeClient;
+    let channel = tonic::transport::Channel::from_shared(url)
+        .expect("url")
+        .connect()
+        .await
+        .expect("connects");
+    let mut client = RefereeClient::with_interceptor(channel, |mut request: tonic::Request<()>| {
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {VIEWER}").parse().expect("ascii"),
+        );
+        Ok(request)
+    });
+    let mut told = std::collections::HashMap::new();
+    let started = Instant::now();
+    let mut updates = loop {
+        let asked = referee_proto::WatchGameRequest {
+            game_id: game.into(),
+            from_seq: 0,
+        };
+        match client.watch_game(asked).await {
+            Ok(stream) => break stream.into_inner(),
+            Err(_) if started.elapsed() < Duration::from_secs(30) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(status) => panic!("cannot watch {game}: {status}"),
+        }
+    };
+    while told.len() < 2 {
+        let Ok(Some(update)) = updates.message().await else {
+            break;
+        };
+        if let Some(referee_proto::update::What::Move(m)) = update.what {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .expect("clock")
+                .as_secs_f64();
+            told.insert(m.san, now * 1e3);
+        }
+    }
+    told
+}
+
 /// A plain HTTP/1.1 GET on 127.0.0.1: status line, headers, body.
 fn get(port: u16, path: &str, if_none_match: Option<&str>) -> (String, String, String) {
     use std::io::{Read, Write};
@@ -199,6 +245,18 @@ fn the_panel_and_the_overlay_work_in_a_real_browser() {
             .new_page(format!("{base}/overlay?game=2-1&banner=1&token={VIEWER}"))
             .await
             .expect("overlay opens");
+        // When each move shows on the overlay, by the page's clock…
+        overlay
+            .evaluate(
+                "window.shown = {}; new MutationObserver(() => {
+                   for (const san of document.getElementById('moves').textContent.split(' '))
+                     if (!(san in window.shown)) window.shown[san] = Date.now();
+                 }).observe(document.getElementById('moves'), {childList: true, characterData: true, subtree: true}); true",
+            )
+            .await
+            .expect("observer");
+        // … and when the service tells a watcher, by the same machine's clock.
+        let told = tokio::spawn(moves_told(service.url.clone(), "2-1"));
         until(&overlay, "document.getElementById('moves').textContent.includes('e4')", "the first move").await;
         let before = text(&overlay, "document.getElementById('board').dataset.lastMove").await;
         assert_eq!(before, "e4", "the last move marked after 1. e4");
@@ -213,6 +271,19 @@ fn the_panel_and_the_overlay_work_in_a_real_browser() {
             .await
             .expect("overlay screenshot");
         assert!(camera.wait().expect("ingest ends").success());
+        let told = told.await.expect("watcher");
+        for san in ["e4", "Nh6"] {
+            let shown = overlay
+                .evaluate(format!("window.shown['{san}'] || 0").as_str())
+                .await
+                .expect("evaluates")
+                .into_value::<f64>()
+                .unwrap_or(0.0);
+            eprintln!(
+                "overlay: {san} shown {:.0} ms after the service told a gRPC watcher",
+                shown - told.get(san).copied().unwrap_or(f64::NAN)
+            );
+        }
         browser.close().await.expect("closes");
         let _ = events.await;
     });
