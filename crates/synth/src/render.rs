@@ -377,11 +377,29 @@ fn hand_track(gestures: &[Gesture], events: &[Event], start: &Board) -> Vec<Keyf
     let mut table = Table::new(start.clone());
     let mut replayed = 0;
     let mut track = Vec::new();
+    // Where a side's hand waits holding a piece between two gestures (a
+    // `lift`, then a `release`): over the board, not back at rest.
+    let mut holding: [Option<World>; 2] = [None, None];
+    let slot = |side: Color| usize::from(side == Color::Black);
     for gesture in gestures {
         if matches!(gesture.kind, "wait" | "declare") {
+            // A hand holding a piece stays where it is while time passes.
+            for side in [Color::White, Color::Black] {
+                if let Some(at) = holding[slot(side)] {
+                    track.push(Keyframes {
+                        side,
+                        start: gesture.start,
+                        end: gesture.end,
+                        points: vec![(gesture.start, at), (gesture.end, at)],
+                    });
+                }
+            }
             continue;
         }
-        let mut points = vec![(gesture.start, rest(gesture.side))];
+        let from = holding[slot(gesture.side)]
+            .take()
+            .unwrap_or_else(|| rest(gesture.side));
+        let mut points = vec![(gesture.start, from)];
         if gesture.kind == "clock" {
             let mid = (gesture.start + gesture.end) / 2.0;
             points.push((mid, CLOCK));
@@ -419,8 +437,15 @@ fn hand_track(gestures: &[Gesture], events: &[Event], start: &Board) -> Vec<Keyf
             }
             apply(&mut table, &event);
         }
-        points.push((gesture.end, rest(gesture.side)));
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let last = points.last().map_or(from, |p| p.1);
+        if table.hand().is_empty() {
+            points.push((gesture.end, rest(gesture.side)));
+        } else {
+            let above = [last[0], last[1], last[2] + 0.8];
+            points.push((gesture.end, above));
+            holding[slot(gesture.side)] = Some(above);
+        }
         track.push(Keyframes {
             side: gesture.side,
             start: gesture.start,
