@@ -12,7 +12,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Path, Query};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
@@ -98,24 +99,56 @@ impl IntoResponse for Refused {
     }
 }
 
-fn caller(
-    service: &RefereeService,
-    headers: &HeaderMap,
-    params: &HashMap<String, String>,
+/// Who calls, and the service they call: every handler's first argument.
+struct Caller {
+    service: Shared,
+    headers: HeaderMap,
     peer: SocketAddr,
-    need: Need,
-) -> Result<Holder, Refused> {
-    let token = params.get("token").map(String::as_str);
-    Ok(service.authorize_http(headers, token, Some(peer), need)?)
+    /// `?token=`, for pages that cannot set a header (EventSource, img).
+    token: Option<String>,
 }
 
-async fn games(
-    State(service): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    Query(params): Params,
-) -> Result<Response, Refused> {
-    caller(&service, &headers, &params, peer, Need::Viewer)?;
+impl FromRequestParts<Shared> for Caller {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, service: &Shared) -> Result<Self, Infallible> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            // Unknown: not loopback, so refused unless a token allows it.
+            .map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |c| c.0);
+        let token = parts.uri.query().and_then(token_in_query);
+        Ok(Self {
+            service: service.clone(),
+            headers: parts.headers.clone(),
+            peer,
+            token,
+        })
+    }
+}
+
+/// The `token` parameter of a query string.
+fn token_in_query(query: &str) -> Option<String> {
+    Query::<HashMap<String, String>>::try_from_uri(&format!("/?{query}").parse().ok()?)
+        .ok()
+        .and_then(|Query(params)| params.get("token").cloned())
+}
+
+impl Caller {
+    /// The caller, if allowed what the call needs.
+    fn needs(&self, need: Need) -> Result<Holder, Refused> {
+        Ok(self.service.authorize_http(
+            &self.headers,
+            self.token.as_deref(),
+            Some(self.peer),
+            need,
+        )?)
+    }
+}
+
+async fn games(who: Caller) -> Result<Response, Refused> {
+    let service = &who.service;
+    who.needs(Need::Viewer)?;
     let list: Vec<_> = service
         .game_list()
         .iter()
@@ -138,26 +171,20 @@ async fn games(
     Ok(axum::Json(list).into_response())
 }
 
-async fn game(
-    State(service): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Query(params): Params,
-) -> Result<Response, Refused> {
-    caller(&service, &headers, &params, peer, Need::Viewer)?;
+async fn game(who: Caller, Path(id): Path<String>) -> Result<Response, Refused> {
+    let service = &who.service;
+    who.needs(Need::Viewer)?;
     Ok(axum::Json(verdict_json(&service.verdict_of(&id)?)).into_response())
 }
 
 /// Server-sent events: each stored update as it is stored, from `?from=SEQ`.
 async fn updates(
-    State(service): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    who: Caller,
     Path(id): Path<String>,
     Query(params): Params,
 ) -> Result<Response, Refused> {
-    caller(&service, &headers, &params, peer, Need::Viewer)?;
+    let service = &who.service;
+    who.needs(Need::Viewer)?;
     let from = params.get("from").and_then(|v| v.parse().ok()).unwrap_or(0);
     let updates = service.updates(&id, from)?;
     let events = ReceiverStream::new(updates).map_while(|update| {
@@ -181,13 +208,12 @@ struct Decision {
 }
 
 async fn decide(
-    State(service): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    who: Caller,
     Path(id): Path<String>,
     axum::Json(asked): axum::Json<Decision>,
 ) -> Result<Response, Refused> {
-    let arbiter = caller(&service, &headers, &HashMap::new(), peer, Need::Arbiter)?;
+    let arbiter = who.needs(Need::Arbiter)?;
+    let service = &who.service;
     let incident = service.decide(&id, &asked.decision, &asked.note, &arbiter)?;
     Ok(axum::Json(crate::json::incident_json(&incident)).into_response())
 }
@@ -201,13 +227,12 @@ struct Correction {
 }
 
 async fn correct(
-    State(service): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    who: Caller,
     Path(id): Path<String>,
     axum::Json(asked): axum::Json<Correction>,
 ) -> Result<Response, Refused> {
-    let arbiter = caller(&service, &headers, &HashMap::new(), peer, Need::Arbiter)?;
+    let arbiter = who.needs(Need::Arbiter)?;
+    let service = &who.service;
     let verdict = service.correct(&id, asked.ply, &asked.uci, &asked.note, &arbiter)?;
     Ok(axum::Json(verdict_json(&verdict)).into_response())
 }
@@ -241,29 +266,23 @@ fn pgn_response(headers: &HeaderMap, text: String) -> Response {
 }
 
 /// `/games/{id}.pgn`.
-async fn game_pgn(
-    State(service): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    Path(file): Path<String>,
-    Query(params): Params,
-) -> Result<Response, Refused> {
-    caller(&service, &headers, &params, peer, Need::Viewer)?;
+async fn game_pgn(who: Caller, Path(file): Path<String>) -> Result<Response, Refused> {
+    let service = &who.service;
+    who.needs(Need::Viewer)?;
     let id = file
         .strip_suffix(".pgn")
         .ok_or_else(|| Status::not_found("games are served as /games/ID.pgn"))?;
-    Ok(pgn_response(&headers, service.verdict_of(id)?.pgn))
+    Ok(pgn_response(&who.headers, service.verdict_of(id)?.pgn))
 }
 
 /// `/rounds/{round}.pgn[?event=E]`: every board of a round in one PGN.
 async fn round_pgn(
-    State(service): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    who: Caller,
     Path(file): Path<String>,
     Query(params): Params,
 ) -> Result<Response, Refused> {
-    caller(&service, &headers, &params, peer, Need::Viewer)?;
+    let service = &who.service;
+    who.needs(Need::Viewer)?;
     let round = file
         .strip_suffix(".pgn")
         .ok_or_else(|| Status::not_found("rounds are served as /rounds/ROUND.pgn"))?;
@@ -275,28 +294,22 @@ async fn round_pgn(
             text.push_str("\n\n");
         }
     }
-    Ok(pgn_response(&headers, text))
+    Ok(pgn_response(&who.headers, text))
 }
 
 async fn evidence(
-    State(service): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    who: Caller,
     Path((folder, name)): Path<(String, String)>,
-    Query(params): Params,
 ) -> Result<Response, Refused> {
-    caller(&service, &headers, &params, peer, Need::Viewer)?;
+    let service = &who.service;
+    who.needs(Need::Viewer)?;
     let bytes = service.evidence(&format!("{folder}/{name}"))?;
     Ok(([(header::CONTENT_TYPE, "image/jpeg")], bytes).into_response())
 }
 
-async fn metrics(
-    State(service): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    Query(params): Params,
-) -> Result<Response, Refused> {
-    caller(&service, &headers, &params, peer, Need::Viewer)?;
+async fn metrics(who: Caller) -> Result<Response, Refused> {
+    let service = &who.service;
+    who.needs(Need::Viewer)?;
     Ok((
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         service.metrics(),
