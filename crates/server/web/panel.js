@@ -116,7 +116,7 @@ function incidentCard(i) {
     el("div", { class: "article" }, `Art. ${i.article}: ${ARTICLES[i.article] || ""}`));
   if (i.touches && i.touches.length) {
     card.append(el("div", { class: "touches" },
-      "Touches in order: " + i.touches.map((t) => `${t.piece}${t.square} at ${t.t.toFixed(1)} s`).join(", ")));
+      "Touches in order: " + i.touches.map((t) => `${t.piece.toUpperCase()}${t.square} at ${t.t.toFixed(1)} s`).join(", ")));
   }
   if (i.played) card.append(el("div", { class: "played" }, "Move played: " + i.played));
   const pictures = el("div", { class: "evidence" });
