@@ -110,6 +110,20 @@ fn open(board: &str) -> pb::OpenGameRequest {
     }
 }
 
+/// A service on a fresh store (in the folder returned), a client, and a
+/// game opened on `board`.
+async fn with_game(board: &str) -> (tempfile::TempDir, Running, RefereeClient<Channel>, pb::Game) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = start(&dir.path().join("referee.db"), Access::LoopbackOnly).await;
+    let mut client = connect(server.addr).await;
+    let game = client
+        .open_game(open(board))
+        .await
+        .expect("opens")
+        .into_inner();
+    (dir, server, client, game)
+}
+
 fn jpeg(board: &str, t: f64, bytes: Vec<u8>) -> pb::Frame {
     pb::Frame {
         board_id: board.into(),
@@ -175,15 +189,7 @@ fn sans(verdict: &pb::Verdict) -> Vec<&str> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_streamed_game_is_recorded_and_a_viewer_resumes_where_it_left() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("referee.db");
-    let server = start(&db, Access::LoopbackOnly).await;
-    let mut client = connect(server.addr).await;
-    let game = client
-        .open_game(open("b1"))
-        .await
-        .expect("opens")
-        .into_inner();
+    let (dir, server, mut client, game) = with_game("b1").await;
     assert_eq!(game.id, "b1-1");
     let again = client
         .open_game(open("b1"))
@@ -269,15 +275,8 @@ async fn watch(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn decisions_and_corrections_are_kept_across_a_restart() {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let (dir, server, mut client, game) = with_game("b2").await;
     let db = dir.path().join("referee.db");
-    let server = start(&db, Access::LoopbackOnly).await;
-    let mut client = connect(server.addr).await;
-    let game = client
-        .open_game(open("b2"))
-        .await
-        .expect("opens")
-        .into_inner();
     stream(&mut client, all_frames("b2")).await;
     let incidents = client
         .list_incidents(pb::ListIncidentsRequest {
@@ -366,14 +365,7 @@ async fn decisions_and_corrections_are_kept_across_a_restart() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn damaged_frames_are_skipped_and_counted_and_the_stream_goes_on() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let server = start(&dir.path().join("referee.db"), Access::LoopbackOnly).await;
-    let mut client = connect(server.addr).await;
-    let game = client
-        .open_game(open("b3"))
-        .await
-        .expect("opens")
-        .into_inner();
+    let (_dir, server, mut client, game) = with_game("b3").await;
     let mut frames = all_frames("b3");
     let whole = rendered().frames[3].1.clone();
     // Between two frames, far enough from both to pass the rate limit.
