@@ -202,12 +202,12 @@ async fn stream_once(args: &Args, source: &mut Source, sent_total: &mut u64) -> 
     let Some(first) = source.next(&args.board)? else {
         bail!("{}: no frames", args.source);
     };
+    let first_t = first.t;
     let (tx, rx) = mpsc::channel::<pb::Frame>(4);
     tx.send(first).await.ok();
     let mut sent = 1u64;
     *sent_total += 1;
     let paced_from = Instant::now();
-    let first_t = source.index.saturating_sub(1) as f64 / source.fps;
     let mut responses = match client.stream_frames(ReceiverStream::new(rx)).await {
         Ok(response) => response.into_inner(),
         Err(status) if worth_retrying(status.code()) => {

@@ -782,7 +782,7 @@ fn is_deliberate(event: &Event) -> bool {
 }
 
 /// The ply being played in `pos`: 1 for White's first move.
-fn ply_of(pos: &Chess) -> u32 {
+pub fn ply_of(pos: &Chess) -> u32 {
     2 * (pos.fullmoves().get() - 1) + if pos.turn() == Color::White { 1 } else { 2 }
 }
 

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use opencv::core::Mat;
 use opencv::prelude::*;
@@ -12,12 +13,13 @@ use referee_proto as pb;
 use referee_proto::update::What;
 use referee_rules::ordinary::ordinary_events;
 use referee_rules::pgn::{Tags, write_pgn};
+use referee_rules::referee::ply_of;
 use referee_rules::{Incident, IncidentKind, Referee, Side, Update, article};
 use referee_vision::BoardCorners;
 use referee_watch::{BoardWatch, Seen};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{Chess, EnPassantMode, Position};
 use tokio::sync::broadcast;
 use tonic::Status;
 
@@ -37,7 +39,35 @@ pub struct LiveGame {
     pub updates: broadcast::Sender<pb::Update>,
     /// Held by the board's camera stream: one stream a board at a time.
     pub camera: std::sync::Arc<tokio::sync::Mutex<()>>,
+    /// How the board's frames fared since the service started.
+    pub frames: FrameCounters,
     pub state: Mutex<GameState>,
+}
+
+/// Frames received, dropped, unreadable and refereed, counted without the
+/// game's lock (the stream reader counts as frames arrive).
+#[derive(Debug, Default)]
+pub struct FrameCounters {
+    pub received: AtomicU64,
+    pub dropped: AtomicU64,
+    pub corrupt: AtomicU64,
+    pub processed: AtomicU64,
+}
+
+impl FrameCounters {
+    pub fn count(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn snapshot(&self) -> pb::FrameStats {
+        let read = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        pb::FrameStats {
+            frames_received: read(&self.received),
+            frames_dropped: read(&self.dropped),
+            frames_corrupt: read(&self.corrupt),
+            frames_processed: read(&self.processed),
+        }
+    }
 }
 
 impl LiveGame {
@@ -47,7 +77,24 @@ impl LiveGame {
             board_id: state.game.board_id.clone(),
             updates: broadcast::channel(BROADCAST).0,
             camera: std::sync::Arc::new(tokio::sync::Mutex::new(())),
+            frames: FrameCounters::default(),
             state: Mutex::new(state),
+        }
+    }
+
+    /// The verdict so far, with the frames' counters.
+    pub fn verdict(&self) -> pb::Verdict {
+        let mut verdict = self.lock().verdict();
+        verdict.stats = Some(self.frames.snapshot());
+        verdict
+    }
+
+    /// The counters as an update for the camera's stream (not stored).
+    pub fn stats_update(&self) -> pb::Update {
+        pb::Update {
+            game_id: self.id.clone(),
+            seq: 0,
+            what: Some(What::Stats(self.frames.snapshot())),
         }
     }
 
@@ -79,10 +126,6 @@ pub struct GameState {
     decisions: HashMap<String, pb::Incident>,
     corrections: Vec<pb::Correction>,
     termination: String,
-    pub stats: pb::FrameStats,
-    /// Milliseconds the last frame took in each stage: decode, locate,
-    /// detect, track, rules.
-    pub times: [f64; 5],
     /// The width and height of the board's frames, from the first one.
     frame_size: Option<(i32, i32)>,
     recent: Recent,
@@ -153,20 +196,24 @@ pub fn now() -> f64 {
         .map_or(0.0, |d| d.as_secs_f64())
 }
 
+/// What one frame from the camera came to.
+#[derive(Debug)]
+pub struct Looked {
+    /// What it made known, stored.
+    pub updates: Vec<pb::Update>,
+    /// Whether the frame could be read (otherwise it was skipped).
+    pub readable: bool,
+    /// Milliseconds in each stage: decode, locate, detect, track, rules.
+    pub times: [f64; 5],
+}
+
 impl GameState {
     /// A game just opened (its record already checked).
     pub fn open(game: pb::Game) -> Result<Self, String> {
-        let start = if game.start_fen.is_empty() {
-            Chess::default()
-        } else {
-            game.start_fen
-                .parse::<Fen>()
-                .map_err(|e| format!("fen: {e}"))?
-                .into_position(CastlingMode::Standard)
-                .map_err(|e| format!("fen: {e}"))?
-        };
+        let fen = (!game.start_fen.is_empty()).then_some(game.start_fen.as_str());
         let tags = tags_of(&game);
-        let referee = Referee::new(start.clone(), tags.clone());
+        let referee = Referee::from_fen(fen, tags.clone()).map_err(|e| format!("fen: {e}"))?;
+        let start = referee.position().clone();
         let watch = BoardWatch::new(referee, corners_of(&game)?);
         Ok(Self {
             game,
@@ -179,8 +226,6 @@ impl GameState {
             decisions: HashMap::new(),
             corrections: Vec::new(),
             termination: String::new(),
-            stats: pb::FrameStats::default(),
-            times: [0.0; 5],
             frame_size: None,
             recent: Recent::default(),
         })
@@ -238,35 +283,37 @@ impl GameState {
     }
 
     /// One frame from the camera: decoded, watched, and what it made known
-    /// stored. A frame that cannot be read is counted and skipped.
-    pub fn look(
-        &mut self,
-        store: &dyn Store,
-        frame: &pb::Frame,
-    ) -> Result<Vec<pb::Update>, Status> {
+    /// stored. A frame that cannot be read is skipped.
+    pub fn look(&mut self, store: &dyn Store, frame: &pb::Frame) -> Result<Looked, Status> {
         let clock = std::time::Instant::now();
         let decoded = frames::decode(frame, self.frame_size);
-        self.times = [clock.elapsed().as_secs_f64() * 1e3, 0.0, 0.0, 0.0, 0.0];
+        let decode = clock.elapsed().as_secs_f64() * 1e3;
         let image = match decoded {
             Ok(image) => image,
             Err(reason) => {
-                self.stats.frames_corrupt += 1;
                 tracing::warn!(game = %self.game.id, t = frame.t, "frame skipped: {reason}");
-                return Ok(Vec::new());
+                return Ok(Looked {
+                    updates: Vec::new(),
+                    readable: false,
+                    times: [decode, 0.0, 0.0, 0.0, 0.0],
+                });
             }
         };
         self.frame_size = Some((image.cols(), image.rows()));
         self.recent.keep(frame, &image);
         let seen = self.watch_frame(&image, frame.t)?;
         let stages = self.watch.times;
-        self.times[1..].copy_from_slice(&[
-            stages.locate,
-            stages.detect,
-            stages.track,
-            stages.rules,
-        ]);
-        self.stats.frames_processed += 1;
-        self.record(store, seen)
+        Ok(Looked {
+            updates: self.record(store, seen)?,
+            readable: true,
+            times: [
+                decode,
+                stages.locate,
+                stages.detect,
+                stages.track,
+                stages.rules,
+            ],
+        })
     }
 
     fn watch_frame(&mut self, image: &Mat, t: f64) -> Result<Seen, Status> {
@@ -486,13 +533,11 @@ impl GameState {
         let incidents = self.incidents();
         let for_pgn: Vec<Incident> = incidents.iter().filter_map(rules_incident).collect();
         let start_fen = (self.start != Chess::default()).then(|| self.game.start_fen.clone());
-        let start_ply = 2 * (self.start.fullmoves().get() - 1)
-            + if self.start.turn().is_white() { 1 } else { 2 };
         let termination = (!self.termination.is_empty()).then_some(self.termination.as_str());
         let pgn = write_pgn(
             &self.tags,
             start_fen.as_deref(),
-            start_ply,
+            ply_of(&self.start),
             moves,
             &for_pgn,
             &[],
@@ -508,7 +553,7 @@ impl GameState {
             pgn,
             termination: self.termination.clone(),
             events: self.events.clone(),
-            stats: Some(self.stats),
+            stats: None,
             corrections: self.corrections.clone(),
         }
     }

@@ -6,19 +6,17 @@
 //! and counted: memory stays bounded whatever the cameras send.
 
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use referee_proto as pb;
 use referee_proto::referee_server::Referee;
-use referee_proto::update::What;
 use tokio::sync::{Semaphore, broadcast, mpsc};
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 
 use crate::auth::{Access, Holder, Need};
-use crate::game::{GameState, LiveGame};
+use crate::game::{FrameCounters, GameState, LiveGame};
 use crate::store::Store;
 
 /// Frames a board may have waiting for the chain.
@@ -26,25 +24,11 @@ pub const QUEUE: usize = 4;
 
 type UpdateStream = Pin<Box<dyn Stream<Item = Result<pb::Update, Status>> + Send>>;
 
-/// Counters of one game's frames that the stream reader keeps (the chain
-/// keeps the others).
-#[derive(Debug, Default)]
-struct Counters {
-    received: AtomicU64,
-    dropped: AtomicU64,
-}
-
-#[derive(Debug)]
-struct Held {
-    game: Arc<LiveGame>,
-    counters: Arc<Counters>,
-}
-
 /// The service's state: its store, its games, who may call.
 #[derive(Debug)]
 pub struct RefereeService {
     store: Arc<dyn Store>,
-    games: RwLock<Vec<Arc<Held>>>,
+    games: RwLock<Vec<Arc<LiveGame>>>,
     access: Access,
     workers: Arc<Semaphore>,
     /// The least time between two frames of a stream, by their capture times.
@@ -73,10 +57,7 @@ impl RefereeService {
         for game in store.games().map_err(|e| e.to_string())? {
             let log = store.log(&game.id, 0).map_err(|e| e.to_string())?;
             let state = GameState::rebuild(game, log)?;
-            games.push(Arc::new(Held {
-                game: Arc::new(LiveGame::new(state)),
-                counters: Arc::default(),
-            }));
+            games.push(Arc::new(LiveGame::new(state)));
         }
         Ok(Self {
             store,
@@ -88,25 +69,25 @@ impl RefereeService {
         })
     }
 
-    fn games(&self) -> Vec<Arc<Held>> {
+    fn games(&self) -> Vec<Arc<LiveGame>> {
         self.games
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone()
     }
 
-    fn held(&self, id: &str) -> Result<Arc<Held>, Status> {
+    fn game(&self, id: &str) -> Result<Arc<LiveGame>, Status> {
         self.games()
             .into_iter()
-            .find(|h| h.game.id == id)
+            .find(|g| g.id == id)
             .ok_or_else(|| Status::not_found(format!("no game {id}")))
     }
 
-    fn open_on(&self, board: &str) -> Option<Arc<Held>> {
+    fn open_on(&self, board: &str) -> Option<Arc<LiveGame>> {
         self.games()
             .into_iter()
             .rev()
-            .find(|h| h.game.board_id == board && h.game.lock().is_open())
+            .find(|g| g.board_id == board && g.lock().is_open())
     }
 
     fn check<T>(&self, request: &Request<T>, need: Need) -> Result<Holder, Status> {
@@ -132,15 +113,12 @@ impl RefereeService {
 
     /// Every game, oldest first.
     pub fn game_list(&self) -> Vec<pb::Game> {
-        self.games()
-            .iter()
-            .map(|h| h.game.lock().game.clone())
-            .collect()
+        self.games().iter().map(|g| g.lock().game.clone()).collect()
     }
 
     /// A game's verdict so far.
     pub fn verdict_of(&self, game_id: &str) -> Result<pb::Verdict, Status> {
-        Ok(Self::verdict(self.held(game_id)?.as_ref()))
+        Ok(self.game(game_id)?.verdict())
     }
 
     /// A game's stored updates after `from`, then the live ones.
@@ -149,9 +127,9 @@ impl RefereeService {
         game_id: &str,
         from: u64,
     ) -> Result<mpsc::Receiver<Result<pb::Update, Status>>, Status> {
-        let held = self.held(game_id)?;
+        let game = self.game(game_id)?;
         // Subscribe before reading the store, so that nothing falls between.
-        let live = held.game.updates.subscribe();
+        let live = game.updates.subscribe();
         let (tx, rx) = mpsc::channel(64);
         tokio::spawn(watch(self.store.clone(), game_id.into(), from, live, tx));
         Ok(rx)
@@ -165,19 +143,19 @@ impl RefereeService {
         note: &str,
         arbiter: &Holder,
     ) -> Result<pb::Incident, Status> {
-        let held = self
+        let game = self
             .games()
             .into_iter()
-            .find(|h| h.game.lock().has_incident(incident_id))
+            .find(|g| g.lock().has_incident(incident_id))
             .ok_or_else(|| Status::not_found(format!("no incident {incident_id}")))?;
-        let (incident, update) = held.game.lock().decide(
+        let (incident, update) = game.lock().decide(
             self.store.as_ref(),
             incident_id,
             decision,
             note,
             &arbiter.name,
         )?;
-        held.game.tell(&[update]);
+        game.tell(&[update]);
         Ok(incident)
     }
 
@@ -190,13 +168,12 @@ impl RefereeService {
         note: &str,
         arbiter: &Holder,
     ) -> Result<pb::Verdict, Status> {
-        let held = self.held(game_id)?;
-        let update =
-            held.game
-                .lock()
-                .correct(self.store.as_ref(), ply, uci, note, &arbiter.name)?;
-        held.game.tell(&[update]);
-        Ok(Self::verdict(&held))
+        let game = self.game(game_id)?;
+        let update = game
+            .lock()
+            .correct(self.store.as_ref(), ply, uci, note, &arbiter.name)?;
+        game.tell(&[update]);
+        Ok(game.verdict())
     }
 
     /// An evidence picture the store keeps, by the path an incident cites.
@@ -213,11 +190,11 @@ impl RefereeService {
         let games = self.games();
         let stats: Vec<(String, pb::FrameStats, bool)> = games
             .iter()
-            .map(|h| {
+            .map(|g| {
                 (
-                    h.game.board_id.clone(),
-                    Self::stats(h),
-                    h.game.camera.try_lock().is_err(),
+                    g.board_id.clone(),
+                    g.frames.snapshot(),
+                    g.camera.try_lock().is_err(),
                 )
             })
             .collect();
@@ -251,8 +228,8 @@ impl RefereeService {
             "# HELP referee_boards_active Boards with a camera streaming now.\n# TYPE referee_boards_active gauge\nreferee_boards_active {active}\n"
         ));
         let mut kinds = std::collections::BTreeMap::<String, u64>::new();
-        for held in &games {
-            for incident in held.game.lock().incidents() {
+        for game in &games {
+            for incident in game.lock().incidents() {
                 *kinds.entry(incident.kind).or_default() += 1;
             }
         }
@@ -264,19 +241,6 @@ impl RefereeService {
         }
         out.push_str(&self.stages.render());
         out
-    }
-
-    fn stats(held: &Held) -> pb::FrameStats {
-        let mut stats = held.game.lock().stats;
-        stats.frames_received = held.counters.received.load(Ordering::Relaxed);
-        stats.frames_dropped = held.counters.dropped.load(Ordering::Relaxed);
-        stats
-    }
-
-    fn verdict(held: &Held) -> pb::Verdict {
-        let mut verdict = held.game.lock().verdict();
-        verdict.stats = Some(Self::stats(held));
-        verdict
     }
 }
 
@@ -293,16 +257,11 @@ impl Referee for RefereeService {
             )));
         }
         self.check(&request, Need::Camera(&board))?;
-        if let Some(held) = self.open_on(&board) {
-            return Ok(Response::new(held.game.lock().game.clone()));
+        if let Some(game) = self.open_on(&board) {
+            return Ok(Response::new(game.lock().game.clone()));
         }
         let asked = request.into_inner();
-        let n = self
-            .games()
-            .iter()
-            .filter(|h| h.game.board_id == board)
-            .count()
-            + 1;
+        let n = self.games().iter().filter(|g| g.board_id == board).count() + 1;
         let game = pb::Game {
             id: format!("{board}-{n}"),
             board_id: board,
@@ -325,10 +284,7 @@ impl Referee for RefereeService {
         self.games
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(Arc::new(Held {
-                game: Arc::new(LiveGame::new(state)),
-                counters: Arc::default(),
-            }));
+            .push(Arc::new(LiveGame::new(state)));
         Ok(Response::new(game))
     }
 
@@ -350,13 +306,13 @@ impl Referee for RefereeService {
         }
         let probe = Request::from_parts(metadata, extensions, ());
         self.check(&probe, Need::Camera(&first.board_id))?;
-        let held = self.open_on(&first.board_id).ok_or_else(|| {
+        let game = self.open_on(&first.board_id).ok_or_else(|| {
             Status::not_found(format!(
                 "no game open on board {}: open one first (OpenGame)",
                 first.board_id
             ))
         })?;
-        let camera = held.game.camera.clone().try_lock_owned().map_err(|_| {
+        let camera = game.camera.clone().try_lock_owned().map_err(|_| {
             Status::already_exists(format!(
                 "board {} already has a camera streaming",
                 first.board_id
@@ -367,13 +323,13 @@ impl Referee for RefereeService {
         tokio::spawn(read_frames(
             inbound,
             first,
-            held.clone(),
+            game.clone(),
             frames_tx,
             out_tx.clone(),
             self.min_interval,
         ));
         tokio::spawn(run_chain(
-            held,
+            game,
             self.store.clone(),
             self.stages.clone(),
             self.workers.clone(),
@@ -423,11 +379,11 @@ impl Referee for RefereeService {
         let games = if asked.game_id.is_empty() {
             self.games()
         } else {
-            vec![self.held(&asked.game_id)?]
+            vec![self.game(&asked.game_id)?]
         };
         let incidents = games
             .iter()
-            .flat_map(|h| h.game.lock().incidents())
+            .flat_map(|g| g.lock().incidents())
             .filter(|i| !asked.open_only || i.decision.is_empty())
             .collect();
         Ok(Response::new(pb::ListIncidentsResponse { incidents }))
@@ -454,29 +410,20 @@ impl Referee for RefereeService {
     }
 }
 
-/// The frame counters as an update for the camera's stream (not stored).
-fn stats_update(held: &Held) -> pb::Update {
-    pb::Update {
-        game_id: held.game.id.clone(),
-        seq: 0,
-        what: Some(What::Stats(RefereeService::stats(held))),
-    }
-}
-
 /// Reads a camera's frames into its board's queue, dropping what does not
 /// fit. Every frame is answered with the counters once done with, a
 /// dropped one at once: a sender can pace itself on the answers.
 async fn read_frames(
     mut inbound: Streaming<pb::Frame>,
     first: pb::Frame,
-    held: Arc<Held>,
+    game: Arc<LiveGame>,
     queue: mpsc::Sender<pb::Frame>,
     out: mpsc::Sender<Result<pb::Update, Status>>,
     min_interval: f64,
 ) {
-    let dropped = |held: &Held| {
-        held.counters.dropped.fetch_add(1, Ordering::Relaxed);
-        stats_update(held)
+    let dropped = |game: &LiveGame| {
+        FrameCounters::count(&game.frames.dropped);
+        game.stats_update()
     };
     let mut next = Some(first);
     let mut last_t = f64::NEG_INFINITY;
@@ -487,23 +434,23 @@ async fn read_frames(
                 Ok(Some(frame)) => frame,
                 Ok(None) => break,
                 Err(status) => {
-                    tracing::warn!(game = %held.game.id, "camera stream broke: {status}");
+                    tracing::warn!(game = %game.id, "camera stream broke: {status}");
                     break;
                 }
             },
         };
-        held.counters.received.fetch_add(1, Ordering::Relaxed);
-        let misdirected = !frame.board_id.is_empty() && frame.board_id != held.game.board_id;
+        FrameCounters::count(&game.frames.received);
+        let misdirected = !frame.board_id.is_empty() && frame.board_id != game.board_id;
         // Too soon after the last one (or going back in time): over the rate limit.
         if misdirected || frame.t - last_t < min_interval {
-            let _ = out.send(Ok(dropped(&held))).await;
+            let _ = out.send(Ok(dropped(&game))).await;
             continue;
         }
         last_t = frame.t;
         match queue.try_send(frame) {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Full(_)) => {
-                let _ = out.send(Ok(dropped(&held))).await;
+                let _ = out.send(Ok(dropped(&game))).await;
             }
             Err(mpsc::error::TrySendError::Closed(_)) => break,
         }
@@ -513,7 +460,7 @@ async fn read_frames(
 /// Runs the chain over a board's queued frames, on the worker pool, and
 /// answers the camera with what happened and how its frames fared.
 async fn run_chain(
-    held: Arc<Held>,
+    game: Arc<LiveGame>,
     store: Arc<dyn Store>,
     stages: Arc<crate::metrics::StageHistograms>,
     workers: Arc<Semaphore>,
@@ -525,23 +472,27 @@ async fn run_chain(
         let Ok(permit) = workers.clone().acquire_owned().await else {
             return;
         };
-        let (game, store_ref, stages) = (held.game.clone(), store.clone(), stages.clone());
+        let (chain, store_ref) = (game.clone(), store.clone());
         let done = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            let mut state = game.lock();
-            let looked = state.look(store_ref.as_ref(), &frame);
-            stages.observe(&state.times);
-            looked
+            chain.lock().look(store_ref.as_ref(), &frame)
         })
         .await;
         match done {
-            Ok(Ok(updates)) => {
-                held.game.tell(&updates);
-                for update in updates {
+            Ok(Ok(looked)) => {
+                stages.observe(&looked.times);
+                let counter = if looked.readable {
+                    &game.frames.processed
+                } else {
+                    &game.frames.corrupt
+                };
+                FrameCounters::count(counter);
+                game.tell(&looked.updates);
+                for update in looked.updates {
                     // A camera that stopped reading still has its frames refereed.
                     let _ = out.send(Ok(update)).await;
                 }
-                let _ = out.send(Ok(stats_update(&held))).await;
+                let _ = out.send(Ok(game.stats_update())).await;
             }
             Ok(Err(status)) => {
                 let _ = out.send(Err(status)).await;
@@ -553,16 +504,16 @@ async fn run_chain(
             }
         }
     }
-    let (game, store_ref) = (held.game.clone(), store.clone());
+    let (chain, store_ref) = (game.clone(), store.clone());
     let ended =
-        tokio::task::spawn_blocking(move || game.lock().end_of_stream(store_ref.as_ref())).await;
+        tokio::task::spawn_blocking(move || chain.lock().end_of_stream(store_ref.as_ref())).await;
     if let Ok(Ok(updates)) = ended {
-        held.game.tell(&updates);
+        game.tell(&updates);
         for update in updates {
             let _ = out.send(Ok(update)).await;
         }
     }
-    let _ = out.send(Ok(stats_update(&held))).await;
+    let _ = out.send(Ok(game.stats_update())).await;
 }
 
 /// Sends a watcher the stored updates after `from`, then the live ones.
