@@ -7,8 +7,9 @@
 //! `cargo bench -p referee-server --bench load` runs 16 boards at 10 frames
 //! a second for 60 s, then looks for the most boards this machine holds at
 //! 10 frames a second without a drop (20 s a step). `LOAD_BOARDS`,
-//! `LOAD_SECONDS`, `LOAD_FPS` and `LOAD_RAMP=0` change that. Under `cargo test` it runs two boards for
-//! a few frames, as a smoke test.
+//! `LOAD_SECONDS`, `LOAD_FPS` and `LOAD_RAMP=0` change that. Under `cargo
+//! test` it runs two boards over eight seconds of footage sent four times
+//! faster, as a smoke test.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -211,15 +212,16 @@ fn env(name: &str, default: f64) -> f64 {
 fn main() {
     let benchmarking = std::env::args().any(|arg| arg == "--bench");
     let boards = env("LOAD_BOARDS", if benchmarking { 16.0 } else { 2.0 }) as usize;
-    let seconds = env("LOAD_SECONDS", if benchmarking { 60.0 } else { 2.0 });
-    let fps = env("LOAD_FPS", 10.0);
+    let seconds = env("LOAD_SECONDS", if benchmarking { 60.0 } else { 8.0 });
+    // The smoke test sends four times faster than the camera filmed.
+    let fps = env("LOAD_FPS", if benchmarking { 10.0 } else { 40.0 });
     let ramp = benchmarking && env("LOAD_RAMP", 1.0) > 0.0;
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let footage = Arc::new(footage(seconds));
     let expected = reference(&footage);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "load: {} frames of Byrne-Fischer 1956 at {fps} fps ({} moves read alone), {cores} cores",
+        "load: {} frames of Byrne-Fischer 1956 sent at {fps} fps ({} moves read alone), {cores} cores",
         footage.frames.len(),
         expected.len()
     );
@@ -237,8 +239,8 @@ fn main() {
     let outcome = runtime.block_on(run(boards, footage.clone(), &expected, fps));
     report(boards, &outcome, started.elapsed().as_secs_f64());
     assert!(
-        benchmarking || outcome.exact == boards,
-        "records differ under no load"
+        benchmarking || (outcome.exact == boards && !expected.is_empty()),
+        "records differ under no load, or the footage holds no move"
     );
     if !ramp {
         return;
