@@ -21,7 +21,7 @@ use referee_proto::update::What;
 use referee_rules::Referee;
 use referee_rules::pgn::Tags;
 use referee_server::{Access, Config};
-use referee_synth::{Renderer, Scenario, choreograph};
+use referee_synth::Scenario;
 use referee_vision::BoardCorners;
 use referee_watch::BoardWatch;
 use tokio::net::TcpListener;
@@ -40,9 +40,7 @@ fn footage(seconds: f64) -> Footage {
         .join("../../tests/data/scenarios/game_byrne_fischer_1956.scn");
     let scenario =
         Scenario::parse(&std::fs::read_to_string(path).expect("scenario")).expect("parses");
-    let played = choreograph(&scenario).expect("plays");
-    let start = referee_synth::output::start_position(&scenario).expect("start");
-    let renderer = Renderer::new(&scenario.camera, &start, &played, None).expect("renderer");
+    let (renderer, played) = referee_synth::stage(&scenario).expect("stages");
     let fps = scenario.camera.fps;
     let count = (seconds.min(played.duration) * fps) as u64;
     let mut frames = Vec::new();

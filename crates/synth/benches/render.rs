@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use referee_synth::{Renderer, Scenario, choreograph};
+use referee_synth::Scenario;
 
 fn main() {
     let benchmarking = std::env::args().any(|arg| arg == "--bench");
@@ -16,9 +16,7 @@ fn main() {
         .join("../../tests/data/scenarios/castling_rook_first.scn");
     let scenario =
         Scenario::parse(&std::fs::read_to_string(path).expect("scenario")).expect("parses");
-    let played = choreograph(&scenario).expect("plays");
-    let start = referee_synth::output::start_position(&scenario).expect("start");
-    let renderer = Renderer::new(&scenario.camera, &start, &played, None).expect("renderer");
+    let (renderer, played) = referee_synth::stage(&scenario).expect("stages");
     let fps = scenario.camera.fps;
     let frames = if benchmarking {
         (played.duration * fps) as u64

@@ -13,7 +13,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
 use crate::render::{FrameTruth, Renderer};
-use crate::{Scenario, choreograph};
+use crate::{Choreography, Scenario, choreograph};
 
 /// What `truth.json` holds.
 #[derive(Debug, Serialize)]
@@ -63,6 +63,23 @@ pub fn start_position(scenario: &Scenario) -> Result<Chess, String> {
     }
 }
 
+/// A scenario played out and ready to draw: its renderer and choreography.
+pub fn stage(scenario: &Scenario) -> Result<(Renderer, Choreography), RenderError> {
+    let scenario_error = |error| RenderError::Scenario {
+        path: String::new(),
+        error,
+    };
+    let played = choreograph(scenario).map_err(scenario_error)?;
+    let start = start_position(scenario).map_err(|e| {
+        scenario_error(crate::ScenarioError {
+            line: 0,
+            message: e,
+        })
+    })?;
+    let renderer = Renderer::new(&scenario.camera, &start, &played, None)?;
+    Ok((renderer, played))
+}
+
 /// Renders the scenario file at `path` into `out`.
 pub fn render_file(path: &Path, out: &Path) -> Result<Rendered, RenderError> {
     let name = path.display().to_string();
@@ -82,19 +99,8 @@ pub fn render_file(path: &Path, out: &Path) -> Result<Rendered, RenderError> {
 
 /// Renders a parsed scenario into `out`.
 pub fn render(scenario: &Scenario, out: &Path) -> Result<Rendered, RenderError> {
-    let scenario_error = |error| RenderError::Scenario {
-        path: String::new(),
-        error,
-    };
-    let played = choreograph(scenario).map_err(scenario_error)?;
-    let start = start_position(scenario).map_err(|e| {
-        scenario_error(crate::ScenarioError {
-            line: 0,
-            message: e,
-        })
-    })?;
+    let (renderer, played) = stage(scenario)?;
     let camera = &scenario.camera;
-    let renderer = Renderer::new(camera, &start, &played, None)?;
     let write_error = |path: &Path, reason: String| RenderError::Write {
         path: path.display().to_string(),
         reason,

@@ -190,11 +190,8 @@ fn a_bumped_camera_moves_the_corners_in_the_truth() {
 /// The frame at the moment of a scenario's only event, and that event's time.
 fn frame_at_the_event(text: &str) -> (Mat, f64) {
     let scenario = referee_synth::Scenario::parse(text).expect("parses");
-    let start = referee_synth::output::start_position(&scenario).expect("start");
-    let played = referee_synth::choreograph(&scenario).expect("plays");
+    let (renderer, played) = referee_synth::stage(&scenario).expect("stages");
     let t = played.events[0].t;
-    let renderer =
-        referee_synth::Renderer::new(&scenario.camera, &start, &played, None).expect("renderer");
     (renderer.frame(t, 0).expect("frame").0, t)
 }
 
