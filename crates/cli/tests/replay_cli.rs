@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{referee, render};
+use common::{referee, referee_ok, render};
 
 fn corners(truth: &serde_json::Value) -> String {
     let corners: Vec<f64> = truth["frames"][0]["corners"]
@@ -76,18 +76,13 @@ fn a_damaged_video_is_read_past_and_the_loss_counted() {
     bytes[middle..middle + 20_000].fill(0);
     let damaged = out.join("damaged.avi");
     std::fs::write(&damaged, bytes).expect("write");
-    let run = referee(&[
+    let run = referee_ok(&[
         "replay",
         damaged.to_str().expect("utf-8"),
         "--json",
         "--corners",
         &corners(&truth),
     ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
     let verdict: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
     assert_eq!(
         sans(&verdict),

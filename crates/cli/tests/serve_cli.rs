@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{corners, free_port, json, referee, render, scratch, serve};
+use common::{corners, free_port, json, referee, referee_ok, render, scratch, serve};
 
 fn sans(verdict: &serde_json::Value) -> Vec<String> {
     verdict["moves"]
@@ -84,7 +84,7 @@ fn a_video_streamed_through_ingest_gives_the_record_replay_gives() {
     let games = json(&["games", "--server", &service.url, "--json"]);
     assert_eq!(games[0]["id"], "b1-1");
     assert_eq!(games[0]["white"], "Alice");
-    let decided = referee(&[
+    referee_ok(&[
         "decide",
         "b1-1-1",
         "--server",
@@ -94,11 +94,6 @@ fn a_video_streamed_through_ingest_gives_the_record_replay_gives() {
         "--note",
         "no claim",
     ]);
-    assert!(
-        decided.status.success(),
-        "{}",
-        String::from_utf8_lossy(&decided.stderr)
-    );
     let after = json(&["game", "b1-1", "--server", &service.url, "--json"]);
     assert_eq!(after["incidents"][0]["decision"], "dismissed");
     let _ = std::fs::remove_dir_all(dir);
@@ -163,7 +158,7 @@ fn a_killed_service_restarts_with_every_acknowledged_move_incident_and_decision(
 
     // A whole game on a second board, its incident decided, then the
     // service killed again: the decision is still there.
-    let streamed = referee(&[
+    referee_ok(&[
         "ingest",
         "--server",
         &service.url,
@@ -175,12 +170,7 @@ fn a_killed_service_restarts_with_every_acknowledged_move_incident_and_decision(
         "--quiet",
         video.to_str().expect("utf-8"),
     ]);
-    assert!(
-        streamed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&streamed.stderr)
-    );
-    let decided = referee(&[
+    referee_ok(&[
         "decide",
         "b2-1-1",
         "--server",
@@ -188,11 +178,6 @@ fn a_killed_service_restarts_with_every_acknowledged_move_incident_and_decision(
         "--decision",
         "upheld",
     ]);
-    assert!(
-        decided.status.success(),
-        "{}",
-        String::from_utf8_lossy(&decided.stderr)
-    );
     service.kill_9();
     let service = serve(&db, port, &[]);
     let verdict = json(&["game", "b2-1", "--server", &service.url, "--json"]);

@@ -175,6 +175,18 @@ async fn stream(client: &mut RefereeClient<Channel>, frames: Vec<pb::Frame>) -> 
     updates
 }
 
+/// The frame counters the service last answered with.
+fn last_stats(updates: &[pb::Update]) -> pb::FrameStats {
+    updates
+        .iter()
+        .rev()
+        .find_map(|u| match &u.what {
+            Some(What::Stats(s)) => Some(*s),
+            _ => None,
+        })
+        .expect("stats")
+}
+
 fn all_frames(board: &str) -> Vec<pb::Frame> {
     rendered()
         .frames
@@ -202,14 +214,7 @@ async fn a_streamed_game_is_recorded_and_a_viewer_resumes_where_it_left() {
     );
 
     let updates = stream(&mut client, all_frames("b1")).await;
-    let stats = updates
-        .iter()
-        .rev()
-        .find_map(|u| match &u.what {
-            Some(What::Stats(s)) => Some(*s),
-            _ => None,
-        })
-        .expect("stats");
+    let stats = last_stats(&updates);
     assert_eq!(stats.frames_received as usize, rendered().frames.len());
     assert_eq!(stats.frames_dropped, 0);
 
@@ -389,14 +394,7 @@ async fn damaged_frames_are_skipped_and_counted_and_the_stream_goes_on() {
     frames.insert(5, noise);
     frames.insert(4, truncated);
     let updates = stream(&mut client, frames).await;
-    let stats = updates
-        .iter()
-        .rev()
-        .find_map(|u| match &u.what {
-            Some(What::Stats(s)) => Some(*s),
-            _ => None,
-        })
-        .expect("stats");
+    let stats = last_stats(&updates);
     assert_eq!(stats.frames_corrupt, 3);
     let verdict = client
         .get_game(pb::GetGameRequest { game_id: game.id })

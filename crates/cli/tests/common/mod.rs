@@ -16,6 +16,18 @@ pub fn referee(args: &[&str]) -> Output {
         .expect("the referee binary runs")
 }
 
+/// Runs the `referee` binary and requires it to succeed (its error output
+/// in the failure message otherwise).
+pub fn referee_ok(args: &[&str]) -> Output {
+    let run = referee(args);
+    assert!(
+        run.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    run
+}
+
 /// A scratch folder of its own for this test run, emptied.
 pub fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("referee-cli-{}-{name}", std::process::id()));
@@ -32,17 +44,12 @@ pub fn scenario(name: &str) -> PathBuf {
 /// the calling test's own (`label`); returns the folder and the truth.
 pub fn render(name: &str, label: &str) -> (PathBuf, serde_json::Value) {
     let out = scratch(&format!("{label}-{name}"));
-    let run = referee(&[
+    referee_ok(&[
         "synth",
         scenario(name).to_str().expect("utf-8"),
         "--out",
         out.to_str().expect("utf-8"),
     ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
     let truth =
         serde_json::from_str(&std::fs::read_to_string(out.join("truth.json")).expect("truth"))
             .expect("json");
@@ -119,11 +126,6 @@ pub fn corners(truth: &serde_json::Value) -> String {
 }
 
 pub fn json(args: &[&str]) -> serde_json::Value {
-    let run = referee(args);
-    assert!(
-        run.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let run = referee_ok(args);
     serde_json::from_slice(&run.stdout).expect("json")
 }
