@@ -136,6 +136,11 @@ impl Referee {
         &self.incidents
     }
 
+    /// Draws that became claimable (threefold repetition, fifty moves).
+    pub fn claims(&self) -> &[Claim] {
+        &self.claims
+    }
+
     /// The ply being played now.
     pub fn ply(&self) -> u32 {
         ply_of(&self.pos)

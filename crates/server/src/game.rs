@@ -258,8 +258,8 @@ impl GameState {
                     state.corrections.push(c.clone());
                 }
                 Some(What::Result(_)) => {
-                    if let Some(update) = state.watch.referee().verdict().termination {
-                        state.termination = update;
+                    if let Some(how) = state.watch.referee().verdict().termination {
+                        state.termination = how;
                     }
                 }
                 Some(What::Stats(_)) | None => {}
@@ -540,7 +540,7 @@ impl GameState {
             ply_of(&self.start),
             moves,
             &for_pgn,
-            &[],
+            referee.claims(),
             &self.game.result,
             termination,
         );
