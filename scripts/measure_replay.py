@@ -99,7 +99,8 @@ def main():
             video = out / "video.avi"
             if args.drop > 0:
                 video = drop_frames(video, args.drop, seed=len(scenario.stem))
-            verdict = json.loads(run("replay", video, "--json", "--corners", corners))
+            fen = [line.split(None, 2)[2] for line in scenario.read_text().splitlines() if line.startswith("start fen ")]
+            verdict = json.loads(run("replay", video, "--json", "--corners", corners, *(["--fen", fen[0]] if fen else [])))
             got = [m["san"] for m in verdict["moves"]]
             want = [m["san"] for m in truth["moves"]]
             prefix = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))

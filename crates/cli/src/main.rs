@@ -43,7 +43,19 @@ enum Command {
     Decide(records::DecideArgs),
 }
 
+/// The environment variable that chooses what the referee logs to stderr,
+/// as `tracing-subscriber`'s filters read it (`REFEREE_LOG=referee_tracker=trace`
+/// prints every frame the tracker takes). Warnings only by default.
+const LOG_FILTER_VARIABLE: &str = "REFEREE_LOG";
+
 fn main() -> ExitCode {
+    let filter = tracing_subscriber::EnvFilter::try_from_env(LOG_FILTER_VARIABLE)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Arbitrate(args) => arbitrate::run(&args),

@@ -24,6 +24,6 @@ pub mod style;
 
 pub use choreography::{Choreography, choreograph};
 pub use error::ScenarioError;
-pub use output::{RenderError, Rendered, render, render_file, stage};
+pub use output::{RenderError, Rendered, render, render_file, stage, start_position};
 pub use render::Renderer;
 pub use scenario::{Camera, Command, Scenario, Step};

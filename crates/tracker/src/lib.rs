@@ -60,6 +60,34 @@ struct Reading {
     steps: Vec<(Color, Board)>,
 }
 
+impl Reading {
+    /// Whether the eyes' colours bear out a run of moves. A hand or an arm
+    /// resting still over a file can look like one; the colours under it
+    /// are not those of the pieces the run would leave. On the changed
+    /// squares, no piece may read as the other side's, and at most
+    /// [`RUN_MISREADS`] may read as empty when occupied or the other way.
+    fn seen_in(&self, obs: &Observation) -> bool {
+        let Some((_, board)) = self.steps.last() else {
+            return false;
+        };
+        let mut misreads = 0;
+        for sq in Square::ALL {
+            if obs.changed & (1 << usize::from(sq)) == 0 {
+                continue;
+            }
+            match (
+                obs.occupancy[usize::from(sq)],
+                board.piece_at(sq).map(|p| p.color),
+            ) {
+                (Some(seen), Some(left)) if seen != left => return false,
+                (seen, left) if seen != left => misreads += 1,
+                _ => {}
+            }
+        }
+        misreads <= RUN_MISREADS
+    }
+}
+
 /// Frames a fingertip must rest on one square to count as a deliberate touch.
 pub const DWELL_FRAMES: u32 = 3;
 /// Still frames with the same change before a move is accepted…
@@ -69,6 +97,9 @@ pub const STABLE_SECONDS: f64 = 0.15;
 /// How long (seconds, still) squares must stay changed, unexplained, while
 /// reading as the table says, before they are refreshed.
 pub const STALE_SECONDS: f64 = 1.0;
+/// A run of several moves is read only when the eyes take at most this many
+/// of its changed squares for empty when occupied or the other way.
+pub const RUN_MISREADS: usize = 1;
 /// A run of several moves is accepted only after this long still: a hand
 /// resting mid-move for a moment can look like two moves.
 pub const STABLE_RUN_SECONDS: f64 = 0.35;
@@ -122,6 +153,7 @@ impl Tracker {
                 *first = Some(obs.t);
             }
         }
+        tracing::trace!(t = obs.t, still = obs.still, changed = %describe(obs), "frame");
         if !obs.still {
             self.last_motion = obs.t;
             self.pending = None;
@@ -144,7 +176,11 @@ impl Tracker {
             scores: obs.scores,
         };
         let patient = obs.t - since >= STABLE_RUN_SECONDS;
-        if let Some(reading) = self.interpret(&change, patient) {
+        let reading = self
+            .interpret(&change, patient)
+            .filter(|reading| reading.steps.len() < 2 || reading.seen_in(obs));
+        tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.steps), "still change");
+        if let Some(reading) = reading {
             let t = self.last_motion.max(self.last_t);
             for m in reading.completed {
                 self.pos.play_unchecked(m);
@@ -266,6 +302,16 @@ impl Tracker {
         self.last_t = t;
         events.push(Event::new(t, action));
     }
+}
+
+/// The changed squares of a frame with how much each changed, for traces.
+fn describe(obs: &Observation) -> String {
+    Square::ALL
+        .into_iter()
+        .filter(|sq| obs.changed & (1 << usize::from(*sq)) != 0)
+        .map(|sq| format!("{sq}:{:.0}", obs.scores[usize::from(sq)]))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The position after `m`.
@@ -692,6 +738,33 @@ mod tests {
             shakmaty::Color::Black,
             "e4 completed, e5 stands"
         );
+    }
+
+    #[test]
+    fn a_run_is_read_only_when_the_colours_bear_it_out() {
+        let run = [Square::E2, Square::E4, Square::E7, Square::E5];
+        let still = |occupancy: [Option<Color>; 64]| {
+            let mut tracker = Tracker::new(Chess::default());
+            let mut moves = 0;
+            for k in 0..12 {
+                let mut obs = frame(0.05 * f64::from(k), &run, true, None);
+                obs.occupancy = occupancy;
+                moves += tracker.push(&obs).events.len();
+            }
+            moves
+        };
+        let mut seen: [Option<Color>; 64] = [None; 64];
+        for (sq, piece) in Chess::default().board().iter() {
+            seen[usize::from(sq)] = Some(piece.color);
+        }
+        seen[usize::from(Square::E2)] = None;
+        seen[usize::from(Square::E7)] = None;
+        seen[usize::from(Square::E4)] = Some(Color::White);
+        seen[usize::from(Square::E5)] = Some(Color::Black);
+        assert_eq!(still(seen), 4, "e4 e5: two lifts, two releases");
+        // An arm lying there: e5 reads as White's, not the pawn Black would have put.
+        seen[usize::from(Square::E5)] = Some(Color::White);
+        assert_eq!(still(seen), 0);
     }
 
     #[test]

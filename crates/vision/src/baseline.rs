@@ -14,7 +14,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use crate::error::OpenCvContext;
-use crate::{RectifiedBoard, Result};
+use crate::{RectifiedBoard, Result, Window};
 
 /// What stands on a square, as colour can tell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -69,8 +69,8 @@ impl Orientation {
 const INSET: f32 = 0.25;
 /// Per square: mean B, G, R and twice the grey spread.
 fn features(board: &RectifiedBoard) -> Result<Vec<[f32; 4]>> {
-    let colours = board.square_colours(INSET)?;
-    let stats = board.square_stats(INSET)?;
+    let colours = board.colours(Window::Piece, INSET)?;
+    let stats = board.stats(Window::Piece, INSET)?;
     Ok((0..64)
         .map(|i| {
             [
@@ -81,6 +81,13 @@ fn features(board: &RectifiedBoard) -> Result<Vec<[f32; 4]>> {
             ]
         })
         .collect())
+}
+
+/// Share of a square's measured window that shows the square around a piece.
+const BACKGROUND_SHOWING: f32 = 0.5;
+
+fn brightness(feature: [f32; 4]) -> f32 {
+    feature[0] + feature[1] + feature[2]
 }
 
 fn distance(a: [f32; 4], b: [f32; 4]) -> f32 {
@@ -96,8 +103,9 @@ pub struct ColourBaseline {
 
 impl ColourBaseline {
     /// Calibrates on a board whose occupancy is known, `known[cell]`.
-    /// Returns `None` when some class is missing (every square colour needs
-    /// empty squares, white and black pieces).
+    /// Returns `None` when the board has no white or no black piece, or no
+    /// empty square of either colour. A piece colour seen on one square
+    /// colour only is modelled on the other from it.
     pub fn calibrate(board: &RectifiedBoard, known: &[Occupant; 64]) -> Result<Option<Self>> {
         let features = features(board)?;
         let mut sums = [[[0.0f32; 4]; 3]; 2];
@@ -109,16 +117,47 @@ impl ColourBaseline {
             }
             counts[p][k] += 1.0;
         }
-        if counts.iter().flatten().any(|&n| n == 0.0) {
+        let empty = class(Occupant::Empty);
+        if (0..3).any(|k| counts[0][k] + counts[1][k] == 0.0)
+            || counts[0][empty] * counts[1][empty] == 0.0
+        {
             return Ok(None);
         }
+        let mean = |p: usize, k: usize| sums[p][k].map(|s| s / counts[p][k]);
         let mut centroids = [[[0.0; 4]; 3]; 2];
         for p in 0..2 {
             for k in 0..3 {
-                centroids[p][k] = sums[p][k].map(|s| s / counts[p][k]);
+                centroids[p][k] = if counts[p][k] > 0.0 {
+                    mean(p, k)
+                } else {
+                    // No such piece on this square colour (a position with
+                    // few pieces): the other square colour's, half of the
+                    // square's own colour showing around the piece.
+                    let q = 1 - p;
+                    let (piece, here, there) = (mean(q, k), mean(p, empty), mean(q, empty));
+                    std::array::from_fn(|c| piece[c] + BACKGROUND_SHOWING * (here[c] - there[c]))
+                };
             }
         }
         Ok(Some(Self { centroids }))
+    }
+
+    /// How much lighter White's pieces are than Black's, summed over both
+    /// square colours (the fit alone cannot tell a board from the same
+    /// board turned half-way round: the colours' names swap and every cell
+    /// still reads back).
+    pub fn white_lighter_by(&self) -> f32 {
+        self.centroids
+            .iter()
+            .map(|parity| brightness(parity[1]) - brightness(parity[2]))
+            .sum()
+    }
+
+    /// Whether the empty squares of `cell`'s colour are the darker ones.
+    pub fn dark_square(&self, cell: usize) -> bool {
+        let empty = class(Occupant::Empty);
+        let p = parity(cell);
+        brightness(self.centroids[p][empty]) < brightness(self.centroids[1 - p][empty])
     }
 
     /// Reads every cell of a board.
@@ -246,6 +285,21 @@ impl ChangeDetector {
         })
     }
 
+    /// The reference picture (blurred Lab), once there is one.
+    pub fn reference(&self) -> Option<&Mat> {
+        self.reference.as_ref()
+    }
+
+    /// How many cells of `board` differ from the reference, and how much
+    /// all differ together, without taking the board as a frame seen.
+    pub fn compare(&self, board: &RectifiedBoard) -> Result<(u32, f32)> {
+        let Some(reference) = &self.reference else {
+            return Ok((0, 0.0));
+        };
+        let (cells, scores) = changed_cells(board, &blurred_lab(&board.image)?, reference)?;
+        Ok((cells.count_ones(), scores.iter().sum()))
+    }
+
     /// Takes the last frame as the new reference inside `cells` (the squares
     /// an accepted move changed); elsewhere the reference stays, so a hand
     /// resting on other squares is never taken for the board.
@@ -254,19 +308,24 @@ impl ChangeDetector {
             return Ok(());
         };
         for cell in (0..64i32).filter(|c| cells & (1 << c) != 0) {
-            let rect = board.square_rect(cell / 8, cell % 8, 0.0);
-            let source = Mat::roi(previous, rect).doing("taking a square")?;
-            let mut target = Mat::roi_mut(reference, rect).doing("taking a square")?;
-            source
-                .copy_to(&mut target)
-                .doing("updating the reference")?;
+            let (row, col) = (cell / 8, cell % 8);
+            for rect in [
+                board.square_rect(row, col, 0.0),
+                board.piece_rect(row, col, 0.0),
+            ] {
+                let source = Mat::roi(previous, rect).doing("taking a square")?;
+                let mut target = Mat::roi_mut(reference, rect).doing("taking a square")?;
+                source
+                    .copy_to(&mut target)
+                    .doing("updating the reference")?;
+            }
         }
         self.settled = true;
         Ok(())
     }
 }
 
-fn blurred_lab(image: &Mat) -> Result<Mat> {
+pub(crate) fn blurred_lab(image: &Mat) -> Result<Mat> {
     let mut blurred = Mat::default();
     imgproc::gaussian_blur_def(image, &mut blurred, core::Size::new(5, 5), 1.5)
         .doing("smoothing")?;
@@ -309,7 +368,7 @@ fn changed_cells(board: &RectifiedBoard, lab: &Mat, reference: &Mat) -> Result<(
     core::absdiff(lab, reference, &mut diff).doing("differencing with the reference")?;
     let mut scores = [0.0f32; 64];
     for (cell, score) in scores.iter_mut().enumerate() {
-        let rect = board.square_rect((cell / 8) as i32, (cell % 8) as i32, CHANGE_INSET);
+        let rect = board.piece_rect((cell / 8) as i32, (cell % 8) as i32, CHANGE_INSET);
         let roi = Mat::roi(&diff, rect).doing("taking a square")?;
         let mean = core::mean(&roi, &core::no_array()).doing("measuring change")?;
         *score = (mean[0] + mean[1] + mean[2]) as f32;

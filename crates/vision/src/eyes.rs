@@ -8,13 +8,53 @@
 use opencv::core::Mat;
 use shakmaty::{Board, Color, Square};
 
-use crate::baseline::{
-    ChangeDetector, ColourBaseline, Occupant, Orientation, orientation_from_start,
-};
-use crate::{BoardCorners, Error, RectifiedBoard, Rectifier, Result};
+use crate::baseline::{ChangeDetector, ColourBaseline, Occupant, Orientation, blurred_lab};
+use crate::{BoardCorners, Error, RectifiedBoard, Rectifier, Result, realign};
 
 /// Percentage of changed pixels between frames below which the picture is still.
 pub const STILL_MOTION: f64 = 0.2;
+
+/// What stands on each rectified cell when the board lies `orientation`.
+fn occupancy(position: &Board, orientation: Orientation) -> [Occupant; 64] {
+    let mut known = [Occupant::Empty; 64];
+    for (sq, piece) in position.iter() {
+        known[orientation.cell(usize::from(sq.file() as u8), usize::from(sq.rank() as u8))] =
+            match piece.color {
+                Color::White => Occupant::White,
+                Color::Black => Occupant::Black,
+            };
+    }
+    known
+}
+
+fn uncalibrated() -> Error {
+    Error::Calibration(
+        "the start position needs empty squares of both colours and pieces of both sides".into(),
+    )
+}
+
+/// Which way the board lies in a picture of `start` (rectified, pieces read
+/// where they stand): a1 is a dark square, and of the two ways that leaves,
+/// the one under which White's pieces are the lighter.
+fn find_orientation(board: &RectifiedBoard, start: &Board) -> Result<Orientation> {
+    let mut best: Option<(f32, Orientation)> = None;
+    for o in Orientation::ALL {
+        let Some(baseline) = ColourBaseline::calibrate(board, &occupancy(start, o))? else {
+            continue;
+        };
+        let lighter = baseline.white_lighter_by();
+        if baseline.dark_square(o.cell(0, 0)) && best.is_none_or(|(b, _)| lighter > b) {
+            best = Some((lighter, o));
+        }
+    }
+    best.map(|(_, o)| o).ok_or_else(uncalibrated)
+}
+
+/// Matches at most made in following the camera on one frame.
+const REALIGN_ROUNDS: usize = 4;
+
+/// Median change over the squares above which the whole board moved.
+const SHIFTED_MEDIAN: f32 = 8.0;
 
 /// One frame's reading, by square index (a1 = 0 … h8 = 63).
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +72,15 @@ impl BoardReading {
     pub fn still(&self) -> bool {
         self.motion < STILL_MOTION
     }
+
+    /// Whether the picture differs from the accepted one: some squares
+    /// changed, or the whole board a little (the camera moved: no square
+    /// then stands out from the others).
+    pub fn differs(&self) -> bool {
+        let mut scores = self.scores;
+        scores.sort_by(f32::total_cmp);
+        self.changed != 0 || scores[32] > SHIFTED_MEDIAN
+    }
 }
 
 /// The eyes on one board.
@@ -45,8 +94,9 @@ pub struct Eyes {
 }
 
 impl Eyes {
-    /// Calibrates on the first frame, which shows `start`. The orientation
-    /// is found from the pieces (White's are the lighter) unless given.
+    /// Calibrates on the first frame, which shows `start`. Which way the
+    /// board lies, unless given: a1 on a dark square, White's pieces the
+    /// lighter.
     pub fn calibrate(
         first: &Mat,
         corners: BoardCorners,
@@ -57,19 +107,11 @@ impl Eyes {
         let board = rectifier.rectify(first, &corners)?;
         let orientation = match orientation {
             Some(o) => o,
-            None => orientation_from_start(&board)?,
+            None => find_orientation(&board, start)?,
         };
-        let mut known = [Occupant::Empty; 64];
-        for (sq, piece) in start.iter() {
-            known[orientation.cell(usize::from(sq.file() as u8), usize::from(sq.rank() as u8))] =
-                match piece.color {
-                    Color::White => Occupant::White,
-                    Color::Black => Occupant::Black,
-                };
-        }
-        let baseline = ColourBaseline::calibrate(&board, &known)?.ok_or_else(|| {
-            Error::Calibration("the start position needs empty squares and pieces of both colours on both square colours".into())
-        })?;
+        let known = occupancy(start, orientation);
+        let baseline = ColourBaseline::calibrate(&board, &known)?.ok_or_else(uncalibrated)?;
+        tracing::debug!(?orientation, lean = board.lean, "calibrated");
         let mut change = ChangeDetector::new();
         change.observe(&board)?;
         Ok(Self {
@@ -88,6 +130,51 @@ impl Eyes {
     /// Rectifies a frame (the `locate` stage).
     pub fn locate(&self, frame: &Mat) -> Result<RectifiedBoard> {
         self.rectifier.rectify(frame, &self.corners)
+    }
+
+    /// The board's corners as the eyes now follow them.
+    pub fn corners(&self) -> BoardCorners {
+        self.corners
+    }
+
+    /// Follows the camera: when `frame` shows the board moved against the
+    /// accepted picture (a drift, a bump) and moving the corners with it
+    /// brings the picture nearer the accepted one, the corners are moved. Returns whether
+    /// they were. Meant for still frames: a hand moving spoils the match.
+    pub fn realign(&mut self, frame: &Mat) -> Result<bool> {
+        let Some(reference) = self.change.reference() else {
+            return Ok(false);
+        };
+        let reference = realign::lightness(reference)?;
+        let before = self.locate(frame)?;
+        // Each match is exact for a shift and near for a turn: repeated
+        // from where the last one left the corners, it settles.
+        let mut corners = self.corners;
+        for _ in 0..REALIGN_ROUNDS {
+            let board = self.rectifier.rectify(frame, &corners)?;
+            let current = realign::lightness(&blurred_lab(&board.image)?)?;
+            let Some(warp) = realign::board_warp(&reference, &current)? else {
+                break;
+            };
+            let Some(moved) = realign::moved_corners(&self.rectifier, &corners, &warp)? else {
+                return Ok(false);
+            };
+            corners = moved;
+        }
+        if corners == self.corners {
+            return Ok(false);
+        }
+        let after = self.rectifier.rectify(frame, &corners)?;
+        let changed = |board| self.change.compare(board);
+        let (now, then) = (changed(&after)?, changed(&before)?);
+        tracing::debug!(?corners, changed_before = ?then, changed_after = ?now, "following the camera");
+        // Fewer squares changed, or the whole picture far nearer (after a
+        // bump every square differs a little and none stands out).
+        if now.1 < then.1 && (now.0 <= then.0 || now.1 < 0.5 * then.1) {
+            self.corners = corners;
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     /// The last frame shows the board as accepted on `squares` (one bit per

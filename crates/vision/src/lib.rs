@@ -6,6 +6,8 @@
 //! - [`baseline`]: the per-game colour baseline (occupancy by nearest
 //!   centroid, calibrated on the start position) and the change detector
 //!   (which squares differ from the last accepted picture).
+//! - [`realign`]: following a camera that drifts or is bumped (phase
+//!   correlation of the board's quarters).
 //! - [`eyes`]: both on one board, frame after frame, squares named a1..h8.
 //! - [`video`]: reading video files with OpenCV.
 //! - [`runtime`]: ONNX Runtime, loaded from the shared library that
@@ -15,6 +17,7 @@
 pub mod baseline;
 mod error;
 pub mod eyes;
+pub mod realign;
 pub mod rectify;
 pub mod runtime;
 pub mod video;
@@ -24,5 +27,7 @@ pub use baseline::{
 };
 pub use error::{Error, Result};
 pub use eyes::{BoardReading, Eyes};
-pub use rectify::{BoardCorners, RectifiedBoard, Rectifier, SquareStats, read_image};
+pub use rectify::{
+    BoardCorners, CameraView, RectifiedBoard, Rectifier, SquareStats, Window, read_image,
+};
 pub use video::VideoReader;

@@ -102,6 +102,8 @@ impl Rectifier {
     /// Warps `image` to the top-down board that `corners` outline.
     pub fn rectify(&self, image: &Mat, corners: &BoardCorners) -> Result<RectifiedBoard> {
         let homography = self.homography(corners)?;
+        let view = CameraView::from_corners(corners, image.size().doing("sizing the image")?)?;
+        let margin = self.margin_px() as f32;
         let side = self.side_px();
         let mut board = Mat::default();
         imgproc::warp_perspective(
@@ -118,7 +120,93 @@ impl Rectifier {
             image: board,
             square_px: self.square_px,
             margin_px: self.margin_px(),
+            nadir: [
+                margin + view.nadir[0] as f32 * self.square_px as f32,
+                margin + view.nadir[1] as f32 * self.square_px as f32,
+            ],
+            lean: view.lean() as f32,
         })
+    }
+}
+
+/// The focal length of a typical webcam, as a share of the image's height,
+/// taken when the board is seen too squarely for its perspective to tell.
+const ASSUMED_FOCAL_SHARE: f64 = 1.1;
+/// Focal lengths believed from the perspective, as shares of the image's height.
+const FOCAL_SHARES: std::ops::RangeInclusive<f64> = 0.4..=4.0;
+/// How high a piece's top stands over the board, in squares (Staunton
+/// proportions: a pawn 0.9, a king 1.7).
+pub const PIECE_HEIGHT_SQUARES: f64 = 1.1;
+
+/// Where the camera stands over the board, from the board's four corners in
+/// its image (a pinhole camera looking through the image's centre).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CameraView {
+    /// The point of the board plane under the camera, in squares from the
+    /// playing area's top-left corner as the image shows it (x right, y down).
+    pub nadir: [f64; 2],
+    /// The camera's height over the board, in squares.
+    pub height: f64,
+}
+
+impl CameraView {
+    /// Finds the camera from the corners of the board in an image of `size`.
+    pub fn from_corners(corners: &BoardCorners, size: Size) -> Result<Self> {
+        corners.validate()?;
+        let board: Vector<Point2f> = [[0.0, 0.0], [8.0, 0.0], [8.0, 8.0], [0.0, 8.0]]
+            .iter()
+            .map(|&[x, y]| Point2f::new(x, y))
+            .collect();
+        let h =
+            imgproc::get_perspective_transform(&board, &corners.points(), opencv::core::DECOMP_LU)
+                .doing("relating the board to the image")?;
+        let at = |r: i32, c: i32| {
+            h.at_2d::<f64>(r, c)
+                .copied()
+                .doing("reading the homography")
+        };
+        let (cx, cy) = (f64::from(size.width) / 2.0, f64::from(size.height) / 2.0);
+        // Columns of the homography with the image centre as origin.
+        let mut cols = [[0.0; 3]; 3];
+        for (c, col) in cols.iter_mut().enumerate() {
+            let w = at(2, c as i32)?;
+            *col = [at(0, c as i32)? - cx * w, at(1, c as i32)? - cy * w, w];
+        }
+        let [h1, h2, h3] = cols;
+        // The board's two axes are at right angles: that tells the focal length.
+        let f2 = -(h1[0] * h2[0] + h1[1] * h2[1]) / (h1[2] * h2[2]);
+        let image_h = f64::from(size.height);
+        let f = Some(f2.sqrt())
+            .filter(|f| f.is_finite() && FOCAL_SHARES.contains(&(f / image_h)))
+            .unwrap_or(ASSUMED_FOCAL_SHARE * image_h);
+        let unproject = |v: [f64; 3]| [v[0] / f, v[1] / f, v[2]];
+        let (r1, r2, t) = (unproject(h1), unproject(h2), unproject(h3));
+        let norm = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        let scale = 2.0 / (norm(r1) + norm(r2));
+        let (r1, r2, t) = (
+            r1.map(|v| v * scale),
+            r2.map(|v| v * scale),
+            t.map(|v| v * scale),
+        );
+        let r3 = [
+            r1[1] * r2[2] - r1[2] * r2[1],
+            r1[2] * r2[0] - r1[0] * r2[2],
+            r1[0] * r2[1] - r1[1] * r2[0],
+        ];
+        let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        Ok(Self {
+            nadir: [-dot(r1, t), -dot(r2, t)],
+            height: dot(r3, t).abs(),
+        })
+    }
+
+    /// How far a piece's top leans out, as a share of its square's distance
+    /// from the nadir (see [`RectifiedBoard::lean`]).
+    pub fn lean(&self) -> f64 {
+        if self.height <= 2.0 * PIECE_HEIGHT_SQUARES {
+            return 1.0;
+        }
+        PIECE_HEIGHT_SQUARES / (self.height - PIECE_HEIGHT_SQUARES)
     }
 }
 
@@ -129,6 +217,13 @@ pub struct RectifiedBoard {
     pub image: Mat,
     pub square_px: i32,
     pub margin_px: i32,
+    /// The point under the camera, in this image's pixels.
+    pub nadir: [f32; 2],
+    /// How far a piece's top leans out from its square, as a share of the
+    /// square's distance from the nadir (a piece's height over the camera's
+    /// height above its top; [`CameraView::lean`]). 0: read squares where
+    /// they lie.
+    pub lean: f32,
 }
 
 /// Colour statistics of one square's pixels.
@@ -159,14 +254,45 @@ impl RectifiedBoard {
         )
     }
 
-    /// Mean colour (BGR) of each square, row-major from the image's top-left
-    /// square, each square shrunk by `inset`.
-    pub fn square_colours(&self, inset: f32) -> Result<[[f32; 3]; 64]> {
+    /// Where a piece standing on the square in image row `row`, column `col`
+    /// shows: the square moved halfway towards where the piece's top leans
+    /// (away from the nadir), shrunk by `inset`, kept inside the image.
+    pub fn piece_rect(&self, row: i32, col: i32, inset: f32) -> Rect {
+        let square = self.square_rect(row, col, inset);
+        let s = self.square_px as f32;
+        let centre = [
+            self.margin_px as f32 + (col as f32 + 0.5) * s,
+            self.margin_px as f32 + (row as f32 + 0.5) * s,
+        ];
+        let shift =
+            |axis: usize| (0.5 * self.lean * (centre[axis] - self.nadir[axis])).round() as i32;
+        let (cols, rows) = self.size();
+        Rect::new(
+            (square.x + shift(0)).clamp(0, cols - square.width),
+            (square.y + shift(1)).clamp(0, rows - square.height),
+            square.width,
+            square.height,
+        )
+    }
+
+    /// The window of every square, row-major from the image's top-left
+    /// square: where the square lies, or where a piece on it shows.
+    fn windows(&self, window: Window, inset: f32) -> impl Iterator<Item = Rect> + '_ {
+        (0..64).map(move |index| {
+            let (row, col) = (index / 8, index % 8);
+            match window {
+                Window::Square => self.square_rect(row, col, inset),
+                Window::Piece => self.piece_rect(row, col, inset),
+            }
+        })
+    }
+
+    /// Mean colour (BGR) in each square's window, row-major from the
+    /// image's top-left square, each window shrunk by `inset`.
+    pub fn colours(&self, window: Window, inset: f32) -> Result<[[f32; 3]; 64]> {
         let mut colours = [[0.0; 3]; 64];
-        for (index, colour) in colours.iter_mut().enumerate() {
-            let (row, col) = ((index / 8) as i32, (index % 8) as i32);
-            let roi = Mat::roi(&self.image, self.square_rect(row, col, inset))
-                .doing("taking a square of the board")?;
+        for (colour, rect) in colours.iter_mut().zip(self.windows(window, inset)) {
+            let roi = Mat::roi(&self.image, rect).doing("taking a square of the board")?;
             let mean = opencv::core::mean(&roi, &opencv::core::no_array())
                 .doing("measuring a square's colour")?;
             *colour = [mean[0] as f32, mean[1] as f32, mean[2] as f32];
@@ -174,9 +300,9 @@ impl RectifiedBoard {
         Ok(colours)
     }
 
-    /// Grey-level statistics of each square, row-major from the image's
-    /// top-left square, each square shrunk by `inset`.
-    pub fn square_stats(&self, inset: f32) -> Result<[SquareStats; 64]> {
+    /// Grey-level statistics in each square's window, row-major from the
+    /// image's top-left square, each window shrunk by `inset`.
+    pub fn stats(&self, window: Window, inset: f32) -> Result<[SquareStats; 64]> {
         let mut grey = Mat::default();
         imgproc::cvt_color_def(&self.image, &mut grey, imgproc::COLOR_BGR2GRAY)
             .doing("converting the board to grey")?;
@@ -184,10 +310,8 @@ impl RectifiedBoard {
             mean: 0.0,
             spread: 0.0,
         }; 64];
-        for (index, stat) in stats.iter_mut().enumerate() {
-            let (row, col) = ((index / 8) as i32, (index % 8) as i32);
-            let roi = Mat::roi(&grey, self.square_rect(row, col, inset))
-                .doing("taking a square of the board")?;
+        for (stat, rect) in stats.iter_mut().zip(self.windows(window, inset)) {
+            let roi = Mat::roi(&grey, rect).doing("taking a square of the board")?;
             let (mut mean, mut stddev) = (Mat::default(), Mat::default());
             opencv::core::mean_std_dev(&roi, &mut mean, &mut stddev, &opencv::core::no_array())
                 .doing("measuring a square")?;
@@ -198,6 +322,25 @@ impl RectifiedBoard {
         }
         Ok(stats)
     }
+
+    /// Mean colour (BGR) of each square where it lies ([`Window::Square`]).
+    pub fn square_colours(&self, inset: f32) -> Result<[[f32; 3]; 64]> {
+        self.colours(Window::Square, inset)
+    }
+
+    /// Grey-level statistics of each square where it lies ([`Window::Square`]).
+    pub fn square_stats(&self, inset: f32) -> Result<[SquareStats; 64]> {
+        self.stats(Window::Square, inset)
+    }
+}
+
+/// Which part of the picture a square is measured in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Window {
+    /// The square itself: its colour, an empty board's pattern.
+    Square,
+    /// Where a piece standing on it shows ([`RectifiedBoard::piece_rect`]).
+    Piece,
 }
 
 /// Reads an image file as BGR.

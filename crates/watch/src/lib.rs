@@ -15,6 +15,10 @@ use referee_vision::{BoardCorners, Error, Eyes, Orientation};
 
 pub use referee_vision::Result;
 
+/// How often (seconds, at most) the eyes try following the camera while
+/// squares stay changed on a still picture.
+pub const REALIGN_EVERY_SECONDS: f64 = 0.5;
+
 /// What one frame made known.
 #[derive(Debug, Default)]
 pub struct Seen {
@@ -43,6 +47,8 @@ pub struct BoardWatch {
     eyes: Option<Eyes>,
     tracker: Tracker,
     referee: Referee,
+    /// When the eyes last tried following the camera (seconds).
+    realigned_at: f64,
     /// The stage times of the last frame.
     pub times: StageTimes,
 }
@@ -58,6 +64,7 @@ impl BoardWatch {
             eyes: None,
             tracker: Tracker::new(referee.position().clone()),
             referee,
+            realigned_at: f64::NEG_INFINITY,
             times: StageTimes::default(),
         }
     }
@@ -110,8 +117,19 @@ impl BoardWatch {
         let board = eyes.locate(image)?;
         self.times.locate = elapsed_ms(clock);
         let clock = Instant::now();
-        let reading = eyes.detect(&board)?;
+        let mut reading = eyes.detect(&board)?;
         self.times.detect = elapsed_ms(clock);
+        // A still picture unlike the accepted one: the camera may have moved.
+        let mut board = board;
+        if reading.still() && reading.differs() && t - self.realigned_at >= REALIGN_EVERY_SECONDS {
+            self.realigned_at = t;
+            let clock = Instant::now();
+            if eyes.realign(image)? {
+                board = eyes.locate(image)?;
+                reading = eyes.detect(&board)?;
+            }
+            self.times.locate += elapsed_ms(clock);
+        }
         let clock = Instant::now();
         let step = self.tracker.push(&Observation {
             t,
