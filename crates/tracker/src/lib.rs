@@ -32,6 +32,9 @@ pub struct Observation {
     /// piece leaving or arriving changes its square more than its shadow
     /// changes a neighbour.
     pub scores: [f32; 64],
+    /// Changes at most this strong (the scale of `scores`) are faint: left
+    /// out of a move, they are residues of an earlier picture, not a hand.
+    pub faint: f32,
     /// The colour the eyes read on each square, by `Square` index (`None`:
     /// empty): a check on changes no move explains.
     pub occupancy: [Option<Color>; 64],
@@ -88,6 +91,39 @@ impl Reading {
     }
 }
 
+/// A change seen still, waiting to be read.
+#[derive(Debug, Clone)]
+struct Pending {
+    changed: u64,
+    /// The scores when it was last seen still.
+    scores: [f32; 64],
+    since: f64,
+    /// Still frames that saw it.
+    frames: u32,
+}
+
+impl Pending {
+    /// Whether a frame that moves leaves this change as it was: its squares
+    /// all changed as much as before, and whatever moves is not beside them.
+    fn holds_in(&self, obs: &Observation) -> bool {
+        if obs.changed & self.changed != self.changed {
+            return false;
+        }
+        let unchanged = (0..64)
+            .filter(|i| self.changed & (1 << i) != 0)
+            .all(|i| (obs.scores[i] - self.scores[i]).abs() <= HELD_SHARE * self.scores[i]);
+        unchanged && obs.changed & !self.changed & around(self.changed) == 0
+    }
+}
+
+/// The squares next to any of `squares` (one bit per `Square` index).
+fn around(squares: u64) -> u64 {
+    Square::ALL
+        .into_iter()
+        .filter(|sq| squares & (1 << usize::from(*sq)) != 0)
+        .fold(0, |near, sq| near | shakmaty::attacks::king_attacks(sq).0)
+}
+
 /// Frames a fingertip must rest on one square to count as a deliberate touch.
 pub const DWELL_FRAMES: u32 = 3;
 /// Still frames with the same change before a move is accepted…
@@ -97,6 +133,9 @@ pub const STABLE_SECONDS: f64 = 0.15;
 /// How long (seconds, still) squares must stay changed, unexplained, while
 /// reading as the table says, before they are refreshed.
 pub const STALE_SECONDS: f64 = 1.0;
+/// A change waiting to be read holds through a frame that moves elsewhere
+/// when each of its squares changed by at most this share since.
+pub const HELD_SHARE: f32 = 0.1;
 /// A run of several moves is read only when the eyes take at most this many
 /// of its changed squares for empty when occupied or the other way.
 pub const RUN_MISREADS: usize = 1;
@@ -115,8 +154,8 @@ pub struct Tracker {
     /// Touches already reported this turn.
     touched: Vec<Square>,
     dwell: Option<(Square, u32)>,
-    /// The same change seen still: which, since when, for how many frames.
-    pending: Option<(u64, f64, u32)>,
+    /// The same change seen still.
+    pending: Option<Pending>,
     /// When the picture last moved.
     last_motion: f64,
     last_t: f64,
@@ -156,24 +195,34 @@ impl Tracker {
         tracing::trace!(t = obs.t, still = obs.still, changed = %describe(obs), "frame");
         if !obs.still {
             self.last_motion = obs.t;
-            self.pending = None;
+            // Motion away from a change waiting to be read (a hand at the
+            // clock, across the board's corner) neither counts nor resets it.
+            if !self.pending.as_ref().is_some_and(|p| p.holds_in(obs)) {
+                self.pending = None;
+            }
             return step;
         }
         if obs.changed == 0 {
             self.pending = None;
             return step;
         }
-        let (since, frames) = match self.pending {
-            Some((changed, since, n)) if changed == obs.changed => (since, n + 1),
+        let (since, frames) = match &self.pending {
+            Some(p) if p.changed == obs.changed => (p.since, p.frames + 1),
             _ => (obs.t, 1),
         };
-        self.pending = Some((obs.changed, since, frames));
+        self.pending = Some(Pending {
+            changed: obs.changed,
+            scores: obs.scores,
+            since,
+            frames,
+        });
         if frames < STABLE_FRAMES || obs.t - since < STABLE_SECONDS {
             return step;
         }
         let change = ChangeSet {
             bits: obs.changed,
             scores: obs.scores,
+            faint: obs.faint,
         };
         let patient = obs.t - since >= STABLE_RUN_SECONDS;
         let reading = self
@@ -400,6 +449,10 @@ pub struct ChangeSet {
     /// Squares over the eyes' threshold, one bit per `Square` index.
     pub bits: u64,
     pub scores: [f32; 64],
+    /// A changed square left out of an explanation with a score at most
+    /// this is a residue of an earlier picture (the light, a piece set down
+    /// a little off), whatever the explanation's squares changed by.
+    pub faint: f32,
 }
 
 /// A changed square left out of an explanation must have changed less than
@@ -416,7 +469,11 @@ impl ChangeSet {
                 *score = 1.0;
             }
         }
-        Self { bits, scores }
+        Self {
+            bits,
+            scores,
+            faint: 0.0,
+        }
     }
 
     /// How well `squares` explains the change: every one of them changed,
@@ -437,7 +494,7 @@ impl ChangeSet {
             .filter(|i| extra & (1 << i) != 0)
             .map(|i| self.scores[i])
             .fold(0.0, f32::max);
-        (strongest_extra < WEAK_SHARE * weakest).then_some(weakest)
+        (strongest_extra < WEAK_SHARE * weakest || strongest_extra <= self.faint).then_some(weakest)
     }
 }
 
@@ -570,6 +627,7 @@ mod tests {
             t,
             changed: change.bits,
             scores: change.scores,
+            faint: 0.0,
             occupancy: [None; 64],
             fingertip,
             still,
@@ -791,5 +849,54 @@ mod tests {
         let mut shadowed = exact(&[Square::E1, Square::F1, Square::G1, Square::H1, Square::F2]);
         shadowed.scores[usize::from(Square::F2)] = 0.3;
         assert!(explain(&pos, &shadowed).is_some_and(|m| m.is_castle()));
+    }
+
+    #[test]
+    fn a_hand_at_the_clock_does_not_hold_up_a_move() {
+        // e2-e4 stands still while the other hand crosses the board's far
+        // corner to the clock, every other frame moving.
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        for k in 0..6 {
+            let t = 0.1 * f64::from(k);
+            let moving = k % 2 == 1;
+            let squares: &[Square] = if moving {
+                &[Square::E2, Square::E4, Square::H8]
+            } else {
+                &[Square::E2, Square::E4]
+            };
+            events.extend(tracker.push(&frame(t, squares, !moving, None)).events);
+        }
+        assert_eq!(events.len(), 2, "{events:?}");
+        // The same, the motion beside the move's squares: a hand still there.
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        for k in 0..6 {
+            let t = 0.1 * f64::from(k);
+            let moving = k % 2 == 1;
+            let squares: &[Square] = if moving {
+                &[Square::E2, Square::E4, Square::E5]
+            } else {
+                &[Square::E2, Square::E4]
+            };
+            events.extend(tracker.push(&frame(t, squares, !moving, None)).events);
+        }
+        assert!(events.is_empty(), "{events:?}");
+    }
+
+    #[test]
+    fn a_faint_residue_beside_a_faint_move_does_not_hide_it() {
+        // A white pawn set on a light square changes it little; the square a
+        // piece was set down on a little off still shows a residue.
+        let mut change = ChangeSet::exact(bits(&[Square::E2, Square::E4, Square::D7]));
+        change.faint = 20.0;
+        change.scores[usize::from(Square::E2)] = 37.0;
+        change.scores[usize::from(Square::E4)] = 25.0;
+        change.scores[usize::from(Square::D7)] = 14.0;
+        let m = explain(&Chess::default(), &change).expect("e4");
+        assert_eq!(m.to(), Square::E4);
+        // A hand beside it is no residue.
+        change.scores[usize::from(Square::D7)] = 45.0;
+        assert!(explain(&Chess::default(), &change).is_none());
     }
 }

@@ -245,6 +245,9 @@ const SETTLED_MOTION: f64 = 0.5;
 const WARM_UP_FRAMES: u32 = 6;
 /// Mean Lab difference (summed over channels) that marks a square changed.
 const CHANGE_MIN: f32 = 14.0;
+/// A changed square's score at most this is faint: a residue of an earlier
+/// picture (the light, a piece set down a little off) rather than a hand.
+pub const FAINT_CHANGE: f32 = 20.0;
 /// A square must also differ this many times more than the median square.
 const CHANGE_OVER_MEDIAN: f32 = 4.0;
 /// Fraction of each square's side left out when comparing (edges shift

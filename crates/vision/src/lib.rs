@@ -23,7 +23,8 @@ pub mod runtime;
 pub mod video;
 
 pub use baseline::{
-    Change, ChangeDetector, ColourBaseline, Occupant, Orientation, orientation_from_start,
+    Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Occupant, Orientation,
+    orientation_from_start,
 };
 pub use error::{Error, Result};
 pub use eyes::{BoardReading, Eyes};

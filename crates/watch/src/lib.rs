@@ -11,7 +11,7 @@ use std::time::Instant;
 use opencv::core::Mat;
 use referee_rules::{ApplyError, Event, Referee, Update};
 use referee_tracker::{Observation, Tracker};
-use referee_vision::{BoardCorners, Error, Eyes, Orientation};
+use referee_vision::{BoardCorners, Error, Eyes, FAINT_CHANGE, Orientation};
 
 pub use referee_vision::Result;
 
@@ -135,6 +135,7 @@ impl BoardWatch {
             t,
             changed: reading.changed,
             scores: reading.scores,
+            faint: FAINT_CHANGE,
             occupancy: reading.occupancy,
             // The colour baseline sees no fingertips: touches come with the hand model.
             fingertip: None,
