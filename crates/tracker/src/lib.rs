@@ -156,6 +156,8 @@ pub struct Tracker {
     dwell: Option<(Square, u32)>,
     /// The same change seen still.
     pending: Option<Pending>,
+    /// The squares the last move read changed (one bit per `Square` index).
+    last_accepted: u64,
     /// When the picture last moved.
     last_motion: f64,
     last_t: f64,
@@ -172,6 +174,7 @@ impl Tracker {
             touched: Vec::new(),
             dwell: None,
             pending: None,
+            last_accepted: 0,
             last_motion: 0.0,
             last_t: 0.0,
             first_changed: [None; 64],
@@ -244,14 +247,35 @@ impl Tracker {
             self.touched.clear();
             self.pending = None;
             self.first_changed = [None; 64];
+            self.last_accepted = step.accept;
         } else if obs.t - since >= STALE_SECONDS && self.reads_as_table(obs) {
             // The board looks as the table says, long after, and no move
             // explains the change: the picture was accepted while a hand lay
             // there, or the light changed. Take these squares as they are now.
             step.accept = obs.changed;
             self.pending = None;
+        } else if obs.t - since >= STABLE_RUN_SECONDS {
+            // The squares of the last move still differ from the picture
+            // taken when it was read, and show what the table holds: that
+            // picture was taken with the hand still over them.
+            let residue = obs.changed & self.last_accepted & self.as_table(obs);
+            if residue != 0 {
+                step.accept = residue;
+                self.pending = None;
+            }
         }
         step
+    }
+
+    /// The changed squares whose colours read as the table holds.
+    fn as_table(&self, obs: &Observation) -> u64 {
+        Square::ALL
+            .into_iter()
+            .filter(|sq| obs.changed & (1 << usize::from(*sq)) != 0)
+            .filter(|sq| {
+                obs.occupancy[usize::from(*sq)] == self.table.piece_at(*sq).map(|p| p.color)
+            })
+            .fold(0, |bits, sq| bits | 1 << usize::from(sq))
     }
 
     /// Whether the colours read on the changed squares are those the table holds.
@@ -882,6 +906,29 @@ mod tests {
             events.extend(tracker.push(&frame(t, squares, !moving, None)).events);
         }
         assert!(events.is_empty(), "{events:?}");
+    }
+
+    #[test]
+    fn a_move_read_with_the_hand_still_over_it_is_looked_at_again() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut t = 0.0;
+        assert_eq!(
+            settle(&mut tracker, &mut t, &[Square::E2, Square::E4]).len(),
+            2
+        );
+        // The picture of e4 was taken with the hand there: e4 still differs,
+        // though it shows White's pawn as the table says; d7 differs too.
+        let mut seen: [Option<Color>; 64] = [None; 64];
+        seen[usize::from(Square::E4)] = Some(Color::White);
+        seen[usize::from(Square::D7)] = Some(Color::Black);
+        let mut accepted = 0;
+        for _ in 0..10 {
+            t += 0.05;
+            let mut obs = frame(t, &[Square::E4, Square::D7], true, None);
+            obs.occupancy = seen;
+            accepted |= tracker.push(&obs).accept;
+        }
+        assert_eq!(accepted, bits(&[Square::E4]), "e4 taken again, d7 left");
     }
 
     #[test]

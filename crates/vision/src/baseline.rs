@@ -244,7 +244,7 @@ const SETTLED_MOTION: f64 = 0.5;
 /// Frames of warm-up at the start of a stream.
 const WARM_UP_FRAMES: u32 = 6;
 /// Mean Lab difference (summed over channels) that marks a square changed.
-const CHANGE_MIN: f32 = 14.0;
+const CHANGE_MIN: f32 = 11.0;
 /// A changed square's score at most this is faint: a residue of an earlier
 /// picture (the light, a piece set down a little off) rather than a hand.
 pub const FAINT_CHANGE: f32 = 20.0;
