@@ -1,6 +1,7 @@
 //! `referee replay` on rendered games: the whole chain (OpenCV decode and
 //! warp, the colour baseline, the tracker, the rules engine) reads back the
-//! moves of a scenario from its video, with the corners of its truth.
+//! moves of a scenario from its video, with the corners of its truth; and
+//! the real opening filmed from above in `../shared/data/real`.
 
 mod common;
 
@@ -71,6 +72,30 @@ fn replays_rendered_games_into_their_moves() {
         assert!(!verdict["events"].as_array().expect("events").is_empty());
         let _ = std::fs::remove_dir_all(out);
     }
+}
+
+#[test]
+fn reads_the_real_opening_filmed_with_a_webcam() {
+    // Labels in ../shared/data/real/labels.json: corners read off the image
+    // by eye, White on the right, the first four moves of a real game.
+    let clip = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/real/opening_clip.avi");
+    let run = referee_ok(&[
+        "replay",
+        clip.to_str().expect("utf-8"),
+        "--json",
+        "--corners",
+        "139,8,506,8,506,376,139,376",
+    ]);
+    let verdict: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+    assert_eq!(sans(&verdict), ["e4", "e5", "Qh5", "Nc6"]);
+    assert_eq!(verdict["stats"]["white_side"], "right");
+    assert!(
+        verdict["incidents"]
+            .as_array()
+            .expect("incidents")
+            .is_empty()
+    );
 }
 
 #[test]

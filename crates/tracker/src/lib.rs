@@ -68,7 +68,8 @@ impl Reading {
     /// resting still over a file can look like one; the colours under it
     /// are not those of the pieces the run would leave. On the changed
     /// squares, no piece may read as the other side's, and at most
-    /// [`RUN_MISREADS`] may read as empty when occupied or the other way.
+    /// [`RUN_MISREADS`], or one in four of them, may read as empty when
+    /// occupied or the other way.
     fn seen_in(&self, obs: &Observation) -> bool {
         let Some((_, board)) = self.steps.last() else {
             return false;
@@ -87,7 +88,7 @@ impl Reading {
                 _ => {}
             }
         }
-        misreads <= RUN_MISREADS
+        misreads <= RUN_MISREADS.max(obs.changed.count_ones() as usize / 4)
     }
 }
 
@@ -230,7 +231,20 @@ impl Tracker {
         let patient = obs.t - since >= STABLE_RUN_SECONDS;
         let reading = self
             .interpret(&change, patient)
-            .filter(|reading| reading.steps.len() < 2 || reading.seen_in(obs));
+            .filter(|reading| {
+                let seen = reading.steps.len() < 2 || reading.seen_in(obs);
+                if !seen {
+                    let board = &reading.steps.last().expect("steps").1;
+                    let differ: Vec<String> = Square::ALL
+                        .into_iter()
+                        .filter(|sq| obs.changed & (1 << usize::from(*sq)) != 0)
+                        .filter(|sq| obs.occupancy[usize::from(*sq)] != board.piece_at(*sq).map(|p| p.color))
+                        .map(|sq| format!("{sq}:{:?}", obs.occupancy[usize::from(sq)]))
+                        .collect();
+                    tracing::trace!(t = obs.t, steps = reading.steps.len(), differ = ?differ, "a run the colours do not bear out");
+                }
+                seen
+            });
         tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.steps), "still change");
         if let Some(reading) = reading {
             let t = self.last_motion.max(self.last_t);
