@@ -889,37 +889,30 @@ mod tests {
         assert!(explain(&pos, &shadowed).is_some_and(|m| m.is_castle()));
     }
 
+    /// e2-e4 standing still while every other frame moves, the motion
+    /// changing `elsewhere` too; the events the tracker gives.
+    fn e4_with_motion_at(elsewhere: Square) -> Vec<Event> {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        for k in 0..6 {
+            let t = 0.1 * f64::from(k);
+            let moving = k % 2 == 1;
+            let squares: &[Square] = if moving {
+                &[Square::E2, Square::E4, elsewhere]
+            } else {
+                &[Square::E2, Square::E4]
+            };
+            events.extend(tracker.push(&frame(t, squares, !moving, None)).events);
+        }
+        events
+    }
+
     #[test]
     fn a_hand_at_the_clock_does_not_hold_up_a_move() {
-        // e2-e4 stands still while the other hand crosses the board's far
-        // corner to the clock, every other frame moving.
-        let mut tracker = Tracker::new(Chess::default());
-        let mut events = Vec::new();
-        for k in 0..6 {
-            let t = 0.1 * f64::from(k);
-            let moving = k % 2 == 1;
-            let squares: &[Square] = if moving {
-                &[Square::E2, Square::E4, Square::H8]
-            } else {
-                &[Square::E2, Square::E4]
-            };
-            events.extend(tracker.push(&frame(t, squares, !moving, None)).events);
-        }
-        assert_eq!(events.len(), 2, "{events:?}");
-        // The same, the motion beside the move's squares: a hand still there.
-        let mut tracker = Tracker::new(Chess::default());
-        let mut events = Vec::new();
-        for k in 0..6 {
-            let t = 0.1 * f64::from(k);
-            let moving = k % 2 == 1;
-            let squares: &[Square] = if moving {
-                &[Square::E2, Square::E4, Square::E5]
-            } else {
-                &[Square::E2, Square::E4]
-            };
-            events.extend(tracker.push(&frame(t, squares, !moving, None)).events);
-        }
-        assert!(events.is_empty(), "{events:?}");
+        // The other hand crosses the board's far corner to the clock.
+        assert_eq!(e4_with_motion_at(Square::H8).len(), 2);
+        // The motion beside the move's squares: a hand still there.
+        assert!(e4_with_motion_at(Square::E5).is_empty());
     }
 
     #[test]
