@@ -74,22 +74,29 @@ impl Reading {
         let Some((_, board)) = self.steps.last() else {
             return false;
         };
-        let mut misreads = 0;
-        for sq in Square::ALL {
-            if obs.changed & (1 << usize::from(sq)) == 0 {
-                continue;
-            }
-            match (
-                obs.occupancy[usize::from(sq)],
-                board.piece_at(sq).map(|p| p.color),
-            ) {
-                (Some(seen), Some(left)) if seen != left => return false,
-                (seen, left) if seen != left => misreads += 1,
-                _ => {}
-            }
-        }
-        misreads <= RUN_MISREADS.max(obs.changed.count_ones() as usize / 4)
+        let wrong = obs.changed & !read_as(board, obs);
+        let flipped = squares_in(wrong).any(|sq| {
+            let seen = obs.occupancy[usize::from(sq)];
+            seen.is_some() && board.piece_at(sq).is_some()
+        });
+        !flipped
+            && wrong.count_ones() as usize
+                <= RUN_MISREADS.max(obs.changed.count_ones() as usize / 4)
     }
+}
+
+/// The squares of `bits` (one bit per `Square` index).
+fn squares_in(bits: u64) -> impl Iterator<Item = Square> {
+    Square::ALL
+        .into_iter()
+        .filter(move |sq| bits & (1 << usize::from(*sq)) != 0)
+}
+
+/// The changed squares whose colour the eyes read as `board` holds it.
+fn read_as(board: &Board, obs: &Observation) -> u64 {
+    squares_in(obs.changed)
+        .filter(|sq| obs.occupancy[usize::from(*sq)] == board.piece_at(*sq).map(|p| p.color))
+        .fold(0, |bits, sq| bits | 1 << usize::from(sq))
 }
 
 /// A change seen still, waiting to be read.
@@ -229,22 +236,17 @@ impl Tracker {
             faint: obs.faint,
         };
         let patient = obs.t - since >= STABLE_RUN_SECONDS;
-        let reading = self
-            .interpret(&change, patient)
-            .filter(|reading| {
-                let seen = reading.steps.len() < 2 || reading.seen_in(obs);
-                if !seen {
-                    let board = &reading.steps.last().expect("steps").1;
-                    let differ: Vec<String> = Square::ALL
-                        .into_iter()
-                        .filter(|sq| obs.changed & (1 << usize::from(*sq)) != 0)
-                        .filter(|sq| obs.occupancy[usize::from(*sq)] != board.piece_at(*sq).map(|p| p.color))
-                        .map(|sq| format!("{sq}:{:?}", obs.occupancy[usize::from(sq)]))
-                        .collect();
-                    tracing::trace!(t = obs.t, steps = reading.steps.len(), differ = ?differ, "a run the colours do not bear out");
-                }
-                seen
-            });
+        let reading = self.interpret(&change, patient).filter(|reading| {
+            let seen = reading.steps.len() < 2 || reading.seen_in(obs);
+            if !seen {
+                tracing::trace!(
+                    t = obs.t,
+                    steps = reading.steps.len(),
+                    "a run the colours do not bear out"
+                );
+            }
+            seen
+        });
         tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.steps), "still change");
         if let Some(reading) = reading {
             let t = self.last_motion.max(self.last_t);
@@ -283,21 +285,12 @@ impl Tracker {
 
     /// The changed squares whose colours read as the table holds.
     fn as_table(&self, obs: &Observation) -> u64 {
-        Square::ALL
-            .into_iter()
-            .filter(|sq| obs.changed & (1 << usize::from(*sq)) != 0)
-            .filter(|sq| {
-                obs.occupancy[usize::from(*sq)] == self.table.piece_at(*sq).map(|p| p.color)
-            })
-            .fold(0, |bits, sq| bits | 1 << usize::from(sq))
+        read_as(&self.table, obs)
     }
 
     /// Whether the colours read on the changed squares are those the table holds.
     fn reads_as_table(&self, obs: &Observation) -> bool {
-        Square::ALL
-            .into_iter()
-            .filter(|sq| obs.changed & (1 << usize::from(*sq)) != 0)
-            .all(|sq| obs.occupancy[usize::from(sq)] == self.table.piece_at(sq).map(|p| p.color))
+        self.as_table(obs) == obs.changed
     }
 
     /// What a still change means: the moves it completes (played on the

@@ -177,29 +177,6 @@ impl ColourBaseline {
     }
 }
 
-/// Finds which way the board lies from a picture of the start position:
-/// White's two ranks are the brighter edge pair.
-pub fn orientation_from_start(board: &RectifiedBoard) -> Result<Orientation> {
-    let stats = board.square_stats(INSET)?;
-    let score = |o: Orientation| {
-        let mut white = 0.0;
-        let mut black = 0.0;
-        for file in 0..8 {
-            for rank in [0, 1] {
-                white += stats[o.cell(file, rank)].mean;
-            }
-            for rank in [6, 7] {
-                black += stats[o.cell(file, rank)].mean;
-            }
-        }
-        white - black
-    };
-    Ok(Orientation::ALL
-        .into_iter()
-        .max_by(|a, b| score(*a).total_cmp(&score(*b)))
-        .expect("four orientations"))
-}
-
 fn parity(cell: usize) -> usize {
     (cell / 8 + cell % 8) % 2
 }

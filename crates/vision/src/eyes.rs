@@ -132,41 +132,37 @@ impl Eyes {
         self.rectifier.rectify(frame, &self.corners)
     }
 
-    /// The board's corners as the eyes now follow them.
-    pub fn corners(&self) -> BoardCorners {
-        self.corners
-    }
-
-    /// Follows the camera: when `frame` shows the board moved against the
+    /// Follows the camera: when `frame` (located as `before` with the
+    /// present corners) shows the board moved against the
     /// accepted picture (a drift, a bump) and moving the corners with it
     /// brings the picture nearer the accepted one, the corners are moved. Returns whether
     /// they were. Meant for still frames: a hand moving spoils the match.
-    pub fn realign(&mut self, frame: &Mat) -> Result<bool> {
+    pub fn realign(&mut self, frame: &Mat, before: &RectifiedBoard) -> Result<bool> {
         let Some(reference) = self.change.reference() else {
             return Ok(false);
         };
         let reference = realign::lightness(reference)?;
-        let before = self.locate(frame)?;
         // Each match is exact for a shift and near for a turn: repeated
         // from where the last one left the corners, it settles.
         let mut corners = self.corners;
+        let mut moved: Option<RectifiedBoard> = None;
         for _ in 0..REALIGN_ROUNDS {
-            let board = self.rectifier.rectify(frame, &corners)?;
+            let board = moved.as_ref().unwrap_or(before);
             let current = realign::lightness(&blurred_lab(&board.image)?)?;
             let Some(warp) = realign::board_warp(&reference, &current)? else {
                 break;
             };
-            let Some(moved) = realign::moved_corners(&self.rectifier, &corners, &warp)? else {
+            let Some(next) = realign::moved_corners(&self.rectifier, &corners, &warp)? else {
                 return Ok(false);
             };
-            corners = moved;
+            corners = next;
+            moved = Some(self.rectifier.rectify(frame, &corners)?);
         }
-        if corners == self.corners {
+        let Some(after) = moved else {
             return Ok(false);
-        }
-        let after = self.rectifier.rectify(frame, &corners)?;
+        };
         let changed = |board| self.change.compare(board);
-        let (now, then) = (changed(&after)?, changed(&before)?);
+        let (now, then) = (changed(&after)?, changed(before)?);
         tracing::debug!(?corners, changed_before = ?then, changed_after = ?now, "following the camera");
         // Fewer squares changed, or the whole picture far nearer (after a
         // bump every square differs a little and none stands out).

@@ -22,10 +22,7 @@ pub mod rectify;
 pub mod runtime;
 pub mod video;
 
-pub use baseline::{
-    Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Occupant, Orientation,
-    orientation_from_start,
-};
+pub use baseline::{Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Occupant, Orientation};
 pub use error::{Error, Result};
 pub use eyes::{BoardReading, Eyes};
 pub use rectify::{

@@ -124,7 +124,7 @@ impl BoardWatch {
         if reading.still() && reading.differs() && t - self.realigned_at >= REALIGN_EVERY_SECONDS {
             self.realigned_at = t;
             let clock = Instant::now();
-            if eyes.realign(image)? {
+            if eyes.realign(image, &board)? {
                 board = eyes.locate(image)?;
                 reading = eyes.detect(&board)?;
             }
