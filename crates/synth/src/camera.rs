@@ -134,6 +134,20 @@ impl Pose {
         corners.rotate_left(start);
         corners
     }
+
+    /// The image edge nearest White's first rank (contracts.md §4 names):
+    /// where the middle of rank 1's outer edge lies from the board's centre.
+    pub fn white_side(&self) -> &'static str {
+        let centre = self.project([4.0, 4.0, 0.0]);
+        let first_rank = self.project([4.0, 0.0, 0.0]);
+        let (dx, dy) = (first_rank[0] - centre[0], first_rank[1] - centre[1]);
+        match (dx.abs() > dy.abs(), dx > 0.0, dy > 0.0) {
+            (true, true, _) => "right",
+            (true, false, _) => "left",
+            (false, _, true) => "bottom",
+            (false, _, false) => "top",
+        }
+    }
 }
 
 /// Angle of `p` around `centre` in image coordinates (clockwise on screen).
@@ -182,6 +196,19 @@ mod tests {
         assert!(a1[0] < h8[0], "file a on the left");
         let centre = pose.project(TARGET);
         assert!((centre[0] - 320.0).abs() < 1e-6 && (centre[1] - 240.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn white_side_follows_the_yaw() {
+        for (yaw, side) in [(0.0, "bottom"), (90.0, "left"), (180.0, "top"), (270.0, "right")] {
+            let camera = Camera {
+                yaw,
+                tilt: 10.0,
+                ..Camera::default()
+            };
+            let pose = Pose::new(&camera, [0.0, 0.0], 0.0);
+            assert_eq!(pose.white_side(), side, "yaw {yaw}");
+        }
     }
 
     #[test]

@@ -44,6 +44,8 @@ pub struct SquareTruth {
 pub struct FrameTruth {
     pub t: f64,
     pub corners: [[f64; 2]; 4],
+    /// The image edge nearest White's first rank: `bottom|top|left|right`.
+    pub white_side: &'static str,
     pub squares: Vec<SquareTruth>,
 }
 
@@ -289,6 +291,7 @@ impl Renderer {
             corners: pose
                 .board_corners()
                 .map(|[x, y]| [(x * 100.0).round() / 100.0, (y * 100.0).round() / 100.0]),
+            white_side: pose.white_side(),
             squares,
         })
     }

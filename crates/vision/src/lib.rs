@@ -6,6 +6,8 @@
 //! - [`baseline`]: the per-game colour baseline (occupancy by nearest
 //!   centroid, calibrated on the start position) and the change detector
 //!   (which squares differ from the last accepted picture).
+//! - [`locate`]: the board's corners found in a picture with no help (the
+//!   lattice of its squares, refined to sub-pixel).
 //! - [`realign`]: following a camera that drifts or is bumped (phase
 //!   correlation of the board's quarters).
 //! - [`eyes`]: both on one board, frame after frame, squares named a1..h8.
@@ -17,6 +19,7 @@
 pub mod baseline;
 mod error;
 pub mod eyes;
+pub mod locate;
 pub mod realign;
 pub mod rectify;
 pub mod runtime;
@@ -25,6 +28,7 @@ pub mod video;
 pub use baseline::{Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Occupant, Orientation};
 pub use error::{Error, Result};
 pub use eyes::{BoardReading, Eyes};
+pub use locate::{Localisation, locate_board};
 pub use rectify::{
     BoardCorners, CameraView, RectifiedBoard, Rectifier, SquareStats, Window, read_image,
 };

@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""Trains the square detector on `referee synth --dataset` frames, exports it
+to ONNX (models/detector.onnx) and measures it on a held-out rendered set.
+
+Run through `scripts/train_detector`, which makes the script's own Python
+environment (torch from PyPI; never installed by CI). The model's contract
+is in models/README.md; the Rust side is crates/vision/src/detector.rs.
+
+    scripts/train_detector train --data DIR... --heldout DIR --out models/detector.onnx
+    scripts/train_detector evaluate --heldout DIR --model models/detector.onnx
+
+The input is the board rectified exactly as the referee does it
+(`Rectifier { square_px: 24, margin_squares: 1.0 }`: corners to a 240x240
+top-down image, playing area from 24 to 216), BGR values 0..255, NCHW float.
+Outputs are by rectified cell, row-major, row 0 at the image's top:
+`pieces` [N,64,13] probabilities (empty, PNBRQK, pnbrqk), `hand` [N,64]
+and `touch` [N,64] probabilities, `hand_present` [N] probability.
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+SQUARE_PX = 24
+MARGIN_PX = 24
+SIDE_PX = 8 * SQUARE_PX + 2 * MARGIN_PX
+CLASSES = ".PNBRQKpnbrqk"
+STRIDE = 8
+
+# Thresholds the Rust post-processing uses too (crates/vision/src/detector.rs).
+HAND_THRESHOLD = 0.5
+TOUCH_THRESHOLD = 0.5
+
+
+def cell(white_side, file, rank):
+    """The rectified cell (row-major) of a square; as `Orientation::cell`."""
+    row, col = {
+        "bottom": (7 - rank, file),
+        "top": (rank, 7 - file),
+        "left": (file, rank),
+        "right": (7 - file, 7 - rank),
+    }[white_side]
+    return row * 8 + col
+
+
+def rectify(image, corners):
+    m, s = MARGIN_PX, 8 * SQUARE_PX
+    target = np.float32([[m, m], [m + s, m], [m + s, m + s], [m, m + s]])
+    h = cv2.getPerspectiveTransform(np.float32(corners), target)
+    return cv2.warpPerspective(
+        image, h, (SIDE_PX, SIDE_PX), flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT, borderValue=0,
+    )
+
+
+def load_set(directory, jitter=0.0, rng=None):
+    """Rectified images [N,240,240,3] uint8 and labels by cell."""
+    directory = Path(directory)
+    lines = (directory / "labels.jsonl").read_text().splitlines()
+    n = len(lines)
+    images = np.zeros((n, SIDE_PX, SIDE_PX, 3), np.uint8)
+    pieces = np.zeros((n, 64), np.int64)
+    hand = np.zeros((n, 64), np.float32)
+    touch = np.zeros((n, 64), np.float32)
+    present = np.zeros(n, np.float32)
+    for i, line in enumerate(lines):
+        label = json.loads(line)
+        image = cv2.imread(str(directory / label["file"]))
+        if image is None:
+            raise SystemExit(f"{directory / label['file']}: cannot be read")
+        corners = np.float32(label["corners"])
+        if jitter and rng is not None:
+            side = np.linalg.norm(corners[1] - corners[0])
+            corners = corners + rng.normal(0, jitter * side, corners.shape).astype(np.float32)
+        images[i] = rectify(image, corners)
+        for sq in label["squares"]:
+            name = sq["square"]
+            c = cell(label["white_side"], ord(name[0]) - 97, int(name[1]) - 1)
+            pieces[i, c] = CLASSES.index(sq["piece"]) if sq["piece"] else 0
+            hand[i, c] = sq["hand"]
+            touch[i, c] = sq["touch"]
+        present[i] = float(label["action"] != "none" or hand[i].any() or touch[i].any())
+    return images, pieces, hand, touch, present
+
+
+def conv(cin, cout, stride=1, dilation=1):
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, padding=dilation, dilation=dilation, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
+
+
+class Detector(nn.Module):
+    """A small fully convolutional net: the board at stride 8 (3x3 cells a
+    square, one square of margin), then per-square heads."""
+
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            conv(3, 24, 2),
+            conv(24, 32, 2),
+            conv(32, 48, 2),
+            conv(48, 48),
+            conv(48, 64, dilation=2),
+            conv(64, 96, dilation=3),
+        )
+        self.heads = nn.Conv2d(96, len(CLASSES) + 2, 1)
+        self.presence = nn.Linear(96, 1)
+        self.register_buffer("scale", torch.tensor(1.0 / 255.0))
+
+    def logits(self, board):
+        x = self.features(board * self.scale - 0.5)
+        per_cell = self.heads(x)
+        m = MARGIN_PX // STRIDE
+        k = SQUARE_PX // STRIDE
+        per_cell = per_cell[:, :, m:m + 8 * k, m:m + 8 * k]
+        per_square = F.avg_pool2d(per_cell, k)  # [N, C, 8, 8]
+        per_square = per_square.flatten(2).transpose(1, 2)  # [N, 64, C]
+        pooled = torch.amax(x, dim=(2, 3))
+        return per_square, self.presence(pooled).squeeze(1)
+
+    def forward(self, board):
+        per_square, presence = self.logits(board)
+        pieces = torch.softmax(per_square[..., : len(CLASSES)], dim=-1)
+        hand = torch.sigmoid(per_square[..., len(CLASSES)])
+        touch = torch.sigmoid(per_square[..., len(CLASSES) + 1])
+        return pieces, hand, touch, torch.sigmoid(presence)
+
+
+def augment(batch, pieces, hand, touch, rng):
+    """Colour, light, blur and margin losses; board turned and mirrored (the
+    labels by cell turn with it)."""
+    out = batch.copy()
+    n = len(out)
+    grid = lambda a: a.reshape(n, 8, 8)
+    p, h, t = grid(pieces.copy()), grid(hand.copy()), grid(touch.copy())
+    for i in range(n):
+        img = out[i].astype(np.float32)
+        gain = rng.uniform(0.6, 1.4, 3) * rng.uniform(0.7, 1.3)
+        img = img * gain + rng.uniform(-30, 30)
+        if rng.random() < 0.3:
+            img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.5))
+        img += rng.normal(0, rng.uniform(0, 6), img.shape)
+        if rng.random() < 0.2:  # the board reaches the picture's edge
+            side = rng.integers(4)
+            depth = int(rng.integers(4, MARGIN_PX + 1))
+            if side == 0:
+                img[:depth] = 0
+            elif side == 1:
+                img[-depth:] = 0
+            elif side == 2:
+                img[:, :depth] = 0
+            else:
+                img[:, -depth:] = 0
+        k = int(rng.integers(4))
+        img = np.rot90(img, k)
+        p[i], h[i], t[i] = np.rot90(p[i], k), np.rot90(h[i], k), np.rot90(t[i], k)
+        if rng.random() < 0.5:
+            img = img[:, ::-1]
+            p[i], h[i], t[i] = p[i][:, ::-1], h[i][:, ::-1], t[i][:, ::-1]
+        out[i] = np.clip(img, 0, 255).astype(np.uint8)
+    flat = lambda a: np.ascontiguousarray(a.reshape(n, 64))
+    return out, flat(p), flat(h), flat(t)
+
+
+def to_tensor(images):
+    return torch.from_numpy(np.ascontiguousarray(images.transpose(0, 3, 1, 2))).float()
+
+
+def train(args):
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    random.seed(args.seed)
+    parts = [load_set(d, jitter=args.corner_jitter, rng=rng) for d in args.data]
+    images, pieces, hand, touch, present = (np.concatenate(a) for a in zip(*parts))
+    print(f"training frames: {len(images)} from {', '.join(args.data)}", flush=True)
+    model = Detector()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * (len(images) // args.batch)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps)
+    step = 0
+    for epoch in range(args.epochs):
+        model.train()
+        order = rng.permutation(len(images))
+        started, total = time.time(), 0.0
+        for b in range(len(images) // args.batch):
+            idx = order[b * args.batch:(b + 1) * args.batch]
+            x, p, h, t = augment(images[idx], pieces[idx], hand[idx], touch[idx], rng)
+            per_square, presence = model.logits(to_tensor(x))
+            c = len(CLASSES)
+            loss = (
+                F.cross_entropy(per_square[..., :c].reshape(-1, c), torch.from_numpy(p).reshape(-1))
+                + F.binary_cross_entropy_with_logits(per_square[..., c], torch.from_numpy(h))
+                + F.binary_cross_entropy_with_logits(
+                    per_square[..., c + 1], torch.from_numpy(t), pos_weight=torch.tensor(8.0))
+                + 0.5 * F.binary_cross_entropy_with_logits(presence, torch.from_numpy(present[idx]))
+            )
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            step += 1
+            total += loss.item()
+        print(f"epoch {epoch + 1}/{args.epochs}: loss {total / max(1, b + 1):.4f}, "
+              f"{time.time() - started:.0f} s", flush=True)
+    model.eval()
+    export(model, args.out)
+    if args.heldout:
+        report = evaluate_model(args.out, args.heldout)
+        print(json.dumps(report, indent=1))
+
+
+def export(model, out):
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, SIDE_PX, SIDE_PX)
+    torch.onnx.export(
+        model, dummy, str(out),
+        input_names=["board"],
+        output_names=["pieces", "hand", "touch", "hand_present"],
+        dynamic_axes={n: {0: "n"} for n in ["board", "pieces", "hand", "touch", "hand_present"]},
+        opset_version=17,
+        dynamo=False,
+    )
+    print(f"exported {out} ({out.stat().st_size / 1e6:.2f} MB)")
+
+
+def evaluate_model(model_path, heldout):
+    """The model card's rendered figures, with ONNX Runtime when present
+    (the runtime the referee uses), else torch on the exported graph."""
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(model_path), providers=["CPUExecutionProvider"])
+    images, pieces, hand, touch, present = load_set(heldout)
+    occupant = lambda cls: np.where(cls == 0, 0, np.where(cls <= 6, 1, 2))
+    uncovered_wrong = uncovered = 0
+    hand_found = hand_total = 0
+    hand_false = hand_clear = 0
+    tip_right = tip_total = 0
+    piece_right = piece_total = 0
+    presence_right = 0
+    for start in range(0, len(images), 32):
+        x = to_tensor(images[start:start + 32]).numpy()
+        p, h, t, pres = session.run(None, {"board": x})
+        cls = p.argmax(-1)
+        truth_p = pieces[start:start + 32]
+        truth_h = hand[start:start + 32] > 0.5
+        truth_t = touch[start:start + 32] > 0.5
+        clear = ~truth_h
+        uncovered += clear.sum()
+        uncovered_wrong += (occupant(cls) != occupant(truth_p))[clear].sum()
+        occupied = clear & (truth_p > 0)
+        piece_total += occupied.sum()
+        piece_right += (cls == truth_p)[occupied].sum()
+        hand_total += truth_h.sum()
+        hand_found += ((h > HAND_THRESHOLD) & truth_h).sum()
+        hand_clear += clear.sum()
+        hand_false += ((h > HAND_THRESHOLD) & clear).sum()
+        for i in range(len(x)):
+            if truth_t[i].any():
+                tip_total += 1
+                best = t[i].argmax()
+                tip_right += bool(truth_t[i][best] and t[i][best] > TOUCH_THRESHOLD)
+        presence_right += ((pres > 0.5) == (present[start:start + 32] > 0.5)).sum()
+    return {
+        "frames": len(images),
+        "occupant_error_uncovered_pct": round(100 * uncovered_wrong / uncovered, 4),
+        "uncovered_squares": int(uncovered),
+        "piece_type_accuracy_pct": round(100 * piece_right / piece_total, 3),
+        "hand_squares_found_pct": round(100 * hand_found / max(1, hand_total), 3),
+        "hand_squares": int(hand_total),
+        "hand_false_alarm_pct": round(100 * hand_false / hand_clear, 4),
+        "fingertip_square_right_pct": round(100 * tip_right / max(1, tip_total), 3),
+        "fingertip_frames": int(tip_total),
+        "hand_presence_right_pct": round(100 * presence_right / len(images), 3),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("train")
+    t.add_argument("--data", nargs="+", required=True)
+    t.add_argument("--heldout")
+    t.add_argument("--out", default="models/detector.onnx")
+    t.add_argument("--epochs", type=int, default=10)
+    t.add_argument("--batch", type=int, default=32)
+    t.add_argument("--lr", type=float, default=3e-3)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--corner-jitter", type=float, default=0.006,
+                   help="corner noise as a share of the board's side")
+    t.add_argument("--threads", type=int, default=os.cpu_count())
+    e = sub.add_parser("evaluate")
+    e.add_argument("--heldout", required=True)
+    e.add_argument("--model", default="models/detector.onnx")
+    args = parser.parse_args()
+    if args.command == "train":
+        torch.set_num_threads(args.threads)
+        train(args)
+    else:
+        print(json.dumps(evaluate_model(args.model, args.heldout), indent=1))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
