@@ -14,7 +14,8 @@ The input is the board rectified exactly as the referee does it
 top-down image, playing area from 24 to 216), BGR values 0..255, NCHW float.
 Outputs are by rectified cell, row-major, row 0 at the image's top:
 `pieces` [N,64,13] probabilities (empty, PNBRQK, pnbrqk), `hand` [N,64]
-and `touch` [N,64] probabilities, `hand_present` [N] probability.
+and `touch` [N,64] probabilities, `hand_present` [N] probability, `features`
+[N,64,96] each square's features (for the per-game adaptation).
 """
 
 import argparse
@@ -36,6 +37,7 @@ MARGIN_PX = 24
 SIDE_PX = 8 * SQUARE_PX + 2 * MARGIN_PX
 CLASSES = ".PNBRQKpnbrqk"
 STRIDE = 8
+OUTPUTS = ["pieces", "hand", "touch", "hand_present", "features"]
 
 # Thresholds the Rust post-processing uses too (crates/vision/src/detector.rs).
 HAND_THRESHOLD = 0.5
@@ -119,23 +121,25 @@ class Detector(nn.Module):
         self.presence = nn.Linear(96, 1)
         self.register_buffer("scale", torch.tensor(1.0 / 255.0))
 
-    def logits(self, board):
+    def logits(self, board, with_features=False):
         x = self.features(board * self.scale - 0.5)
         per_cell = self.heads(x)
         m = MARGIN_PX // STRIDE
         k = SQUARE_PX // STRIDE
-        per_cell = per_cell[:, :, m:m + 8 * k, m:m + 8 * k]
-        per_square = F.avg_pool2d(per_cell, k)  # [N, C, 8, 8]
-        per_square = per_square.flatten(2).transpose(1, 2)  # [N, 64, C]
-        pooled = torch.amax(x, dim=(2, 3))
-        return per_square, self.presence(pooled).squeeze(1)
+        by_square = lambda t: F.avg_pool2d(t[:, :, m:m + 8 * k, m:m + 8 * k], k).flatten(2).transpose(1, 2)
+        per_square = by_square(per_cell)  # [N, 64, C]
+        presence = self.presence(torch.amax(x, dim=(2, 3))).squeeze(1)
+        if with_features:
+            # Each square's features (for the per-game colour model on them).
+            return per_square, presence, by_square(x)
+        return per_square, presence
 
     def forward(self, board):
-        per_square, presence = self.logits(board)
+        per_square, presence, features = self.logits(board, with_features=True)
         pieces = torch.softmax(per_square[..., : len(CLASSES)], dim=-1)
         hand = torch.sigmoid(per_square[..., len(CLASSES)])
         touch = torch.sigmoid(per_square[..., len(CLASSES) + 1])
-        return pieces, hand, touch, torch.sigmoid(presence)
+        return pieces, hand, touch, torch.sigmoid(presence), features
 
 
 def augment(batch, pieces, hand, touch, rng):
@@ -147,8 +151,8 @@ def augment(batch, pieces, hand, touch, rng):
     p, h, t = grid(pieces.copy()), grid(hand.copy()), grid(touch.copy())
     for i in range(n):
         img = out[i].astype(np.float32)
-        gain = rng.uniform(0.6, 1.4, 3) * rng.uniform(0.7, 1.3)
-        img = img * gain + rng.uniform(-30, 30)
+        gain = rng.uniform(0.85, 1.15, 3) * rng.uniform(0.7, 1.3)
+        img = img * gain + rng.uniform(-20, 20)
         if rng.random() < 0.3:
             img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.5))
         img += rng.normal(0, rng.uniform(0, 6), img.shape)
@@ -215,6 +219,7 @@ def train(args):
         print(f"epoch {epoch + 1}/{args.epochs}: loss {total / max(1, b + 1):.4f}, "
               f"{time.time() - started:.0f} s", flush=True)
     model.eval()
+    torch.save(model.state_dict(), Path(args.out).with_suffix(".pt"))
     export(model, args.out)
     if args.heldout:
         report = evaluate_model(args.out, args.heldout)
@@ -228,8 +233,8 @@ def export(model, out):
     torch.onnx.export(
         model, dummy, str(out),
         input_names=["board"],
-        output_names=["pieces", "hand", "touch", "hand_present"],
-        dynamic_axes={n: {0: "n"} for n in ["board", "pieces", "hand", "touch", "hand_present"]},
+        output_names=OUTPUTS,
+        dynamic_axes={n: {0: "n"} for n in ["board", *OUTPUTS]},
         opset_version=17,
         dynamo=False,
     )
@@ -252,7 +257,7 @@ def evaluate_model(model_path, heldout):
     presence_right = 0
     for start in range(0, len(images), 32):
         x = to_tensor(images[start:start + 32]).numpy()
-        p, h, t, pres = session.run(None, {"board": x})
+        p, h, t, pres = session.run(OUTPUTS[:4], {"board": x})
         cls = p.argmax(-1)
         truth_p = pieces[start:start + 32]
         truth_h = hand[start:start + 32] > 0.5

@@ -4,6 +4,7 @@
 
 mod arbitrate;
 mod client;
+mod detect;
 mod ingest;
 mod records;
 mod replay;
@@ -29,6 +30,8 @@ enum Command {
     Arbitrate(arbitrate::Args),
     /// Referee a recorded video offline through the whole chain.
     Replay(replay::Args),
+    /// Read one still picture: the board's corners and every square.
+    Detect(detect::Args),
     /// Render a scenario file to an overhead video and its exact truth.
     Synth(synth::Args),
     /// The service: gRPC API and the record of every board's game.
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Arbitrate(args) => arbitrate::run(&args),
+        Command::Detect(args) => detect::run(&args),
         Command::Synth(args) => synth::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Serve(args) => serve::run(&args),

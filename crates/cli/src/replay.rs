@@ -25,7 +25,7 @@ pub struct Args {
     #[arg(long)]
     pgn_out: Option<PathBuf>,
     /// The playing area's corners in the image, clockwise from top-left:
-    /// x1,y1,x2,y2,x3,y3,x4,y4.
+    /// x1,y1,x2,y2,x3,y3,x4,y4 (default: found in the first frame).
     #[arg(long, value_parser = parse_corners)]
     corners: Option<BoardCorners>,
     /// The starting position (default: the standard one).
@@ -58,12 +58,9 @@ pub fn parse_corners(text: &str) -> Result<BoardCorners, String> {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let corners = args.corners.ok_or_else(|| {
-        anyhow!("--corners is needed: finding the board by itself comes with the learned detector (give x1,y1,…,x4,y4)")
-    })?;
     let verdict = replay(
         &args.video,
-        corners,
+        args.corners,
         args.fen.as_deref(),
         Tags(args.tags.clone()),
         true,
@@ -105,7 +102,7 @@ fn elapsed_ms(since: Instant) -> f64 {
 /// Runs the chain over a whole video.
 pub fn replay(
     video: &Path,
-    corners: BoardCorners,
+    corners: Option<BoardCorners>,
     fen: Option<&str>,
     tags: Tags,
     progress: bool,
@@ -113,7 +110,7 @@ pub fn replay(
     let started = Instant::now();
     let mut reader = VideoReader::open(video)?;
     let referee = Referee::from_fen(fen, tags).map_err(|e| anyhow!("--fen: {e}"))?;
-    let mut watch = BoardWatch::new(referee, Some(corners));
+    let mut watch = BoardWatch::new(referee, corners);
     let bar = if progress {
         ProgressBar::new(reader.length.unwrap_or(0))
     } else {
@@ -187,6 +184,9 @@ pub fn replay(
         "latency_ms".into(),
         serde_json::json!({"median": median(&mut latencies) * 1e3, "max": max_latency * 1e3}),
     );
+    if let Some(corners) = watch.corners() {
+        stats.insert("corners".into(), serde_json::json!(corners.0));
+    }
     if let Some(orientation) = watch.orientation() {
         stats.insert("white_side".into(), orientation.white_side().into());
     }

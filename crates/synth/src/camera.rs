@@ -135,17 +135,28 @@ impl Pose {
         corners
     }
 
-    /// The image edge nearest White's first rank (contracts.md §4 names):
-    /// where the middle of rank 1's outer edge lies from the board's centre.
+    /// The edge of the board's outline (in [`Pose::board_corners`]'s order:
+    /// top, right, bottom, left) along White's first rank, named as
+    /// contracts.md §4 names it. Taken from the corners, not the image's
+    /// axes, so that it agrees with the outline when the board is seen
+    /// turned about 45 degrees.
     pub fn white_side(&self) -> &'static str {
-        let centre = self.project([4.0, 4.0, 0.0]);
-        let first_rank = self.project([4.0, 0.0, 0.0]);
-        let (dx, dy) = (first_rank[0] - centre[0], first_rank[1] - centre[1]);
-        match (dx.abs() > dy.abs(), dx > 0.0, dy > 0.0) {
-            (true, true, _) => "right",
-            (true, false, _) => "left",
-            (false, _, true) => "bottom",
-            (false, _, false) => "top",
+        let corners = self.board_corners();
+        let nearest = |p: [f64; 2]| {
+            (0..4)
+                .min_by(|&i, &j| {
+                    let d = |k: usize| (corners[k][0] - p[0]).hypot(corners[k][1] - p[1]);
+                    d(i).total_cmp(&d(j))
+                })
+                .expect("four corners")
+        };
+        let a1 = nearest(self.project([0.0, 0.0, 0.0]));
+        let h1 = nearest(self.project([8.0, 0.0, 0.0]));
+        match (a1.min(h1), a1.max(h1)) {
+            (0, 1) => "top",
+            (1, 2) => "right",
+            (2, 3) => "bottom",
+            _ => "left",
         }
     }
 }
@@ -200,7 +211,12 @@ mod tests {
 
     #[test]
     fn white_side_follows_the_yaw() {
-        for (yaw, side) in [(0.0, "bottom"), (90.0, "left"), (180.0, "top"), (270.0, "right")] {
+        for (yaw, side) in [
+            (0.0, "bottom"),
+            (90.0, "left"),
+            (180.0, "top"),
+            (270.0, "right"),
+        ] {
             let camera = Camera {
                 yaw,
                 tilt: 10.0,

@@ -56,6 +56,24 @@ fn the_board_is_found_either_way_round_with_many_pieces_or_few() {
 }
 
 #[test]
+fn truth_names_the_edge_the_eyes_find_even_seen_corner_first() {
+    // Near 45 degrees the image's axes cannot say which edge is White's;
+    // truth must name the edge of the corners' outline, as the eyes do.
+    for yaw in [
+        0.0, 40.0, 45.0, 50.0, 90.0, 135.0, 180.0, -135.0, -60.0, -45.0,
+    ] {
+        let text = format!("camera seed=3 tilt=8 yaw={yaw}\n");
+        let scenario = referee_synth::Scenario::parse(&text).expect("parses");
+        let start = referee_synth::start_position(&scenario).expect("start");
+        let (renderer, _) = referee_synth::stage(&scenario).expect("stages");
+        let (frame, truth) = renderer.frame(0.0, 0).expect("frame");
+        let corners = BoardCorners(truth.corners.map(|[x, y]| [x as f32, y as f32]));
+        let found = orientation(&frame, corners, &start);
+        assert_eq!(found.white_side(), truth.white_side, "yaw {yaw}");
+    }
+}
+
+#[test]
 fn the_camera_is_found_over_the_board_from_the_corners() {
     // The renderer's camera stands 9 · 1.1 / 0.82 squares from the board's
     // centre (camera.rs), tilted from the vertical by `tilt` degrees.

@@ -127,6 +127,11 @@ impl Eyes {
         self.orientation
     }
 
+    /// The board's corners as the eyes now follow them.
+    pub fn corners(&self) -> BoardCorners {
+        self.corners
+    }
+
     /// Rectifies a frame (the `locate` stage).
     pub fn locate(&self, frame: &Mat) -> Result<RectifiedBoard> {
         self.rectifier.rectify(frame, &self.corners)

@@ -10,26 +10,33 @@
 //!   lattice of its squares, refined to sub-pixel).
 //! - [`realign`]: following a camera that drifts or is bumped (phase
 //!   correlation of the board's quarters).
+//! - [`detector`]: the ONNX model that reads every square, the hand and
+//!   the fingertip from the rectified board.
 //! - [`eyes`]: both on one board, frame after frame, squares named a1..h8.
+//! - [`still`]: one still picture read whole (`referee detect`).
 //! - [`video`]: reading video files with OpenCV.
 //! - [`runtime`]: ONNX Runtime, loaded from the shared library that
 //!   `scripts/setup` extracts from PyPI's wheel, and the sessions that run
 //!   the project's models.
 
 pub mod baseline;
+pub mod detector;
 mod error;
 pub mod eyes;
 pub mod locate;
 pub mod realign;
 pub mod rectify;
 pub mod runtime;
+pub mod still;
 pub mod video;
 
 pub use baseline::{Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Occupant, Orientation};
+pub use detector::{CellReading, DETECTOR_RECTIFIER, Detection, Detector};
 pub use error::{Error, Result};
 pub use eyes::{BoardReading, Eyes};
 pub use locate::{Localisation, locate_board};
 pub use rectify::{
     BoardCorners, CameraView, RectifiedBoard, Rectifier, SquareStats, Window, read_image,
 };
+pub use still::{SquareVerdict, StillReading, read_still};
 pub use video::VideoReader;

@@ -164,6 +164,30 @@ fn find_quads(grey: &Mat) -> Result<Vec<Quad>> {
     Ok(quads)
 }
 
+/// A quad's centre closer than this share of its side to one kept is the
+/// same square seen again (by another threshold or erosion).
+const SAME_QUAD_SHARE: f64 = 0.25;
+
+/// The quads worth growing a lattice from: one for each square seen (the
+/// lattice itself takes every quad, repeats included).
+fn seeds(quads: &[Quad]) -> Vec<usize> {
+    let mut kept: Vec<(usize, [f64; 2], f64)> = Vec::with_capacity(quads.len());
+    for (k, quad) in quads.iter().enumerate() {
+        let centre = centroid(quad);
+        let side = (0..4)
+            .map(|i| distance(quad[i], quad[(i + 1) % 4]))
+            .sum::<f64>()
+            / 4.0;
+        let seen = kept
+            .iter()
+            .any(|&(_, c, s)| distance(c, centre) < SAME_QUAD_SHARE * s.min(side));
+        if !seen {
+            kept.push((k, centre, side));
+        }
+    }
+    kept.into_iter().map(|(k, _, _)| k).collect()
+}
+
 /// The four-sided blobs of `mask` after `erosions` erosions, grown back.
 fn quads_in(mask: &Mat, erosions: i32, long: f64, quads: &mut Vec<Quad>) -> Result<()> {
     let mut eroded = Mat::default();
@@ -246,7 +270,7 @@ struct Lattice {
 fn largest_lattice(quads: &[Quad]) -> Option<Lattice> {
     let mut covered = vec![false; quads.len()];
     let mut best: Option<Lattice> = None;
-    for seed in 0..quads.len() {
+    for seed in seeds(quads) {
         if covered[seed] {
             continue;
         }

@@ -86,3 +86,16 @@ pub fn load_model(path: &Path, threads: usize) -> Result<Session> {
             source,
         })
 }
+
+/// A session for a model held in memory (the detector is built into the
+/// executable), on the CPU with `threads` intra-op threads; `name` says which.
+pub fn load_model_from_memory(bytes: &[u8], threads: usize, name: &str) -> Result<Session> {
+    let env = environment()?;
+    Session::builder(env)
+        .and_then(|builder| builder.with_intra_threads(threads).map_err(Into::into))
+        .and_then(|mut builder| builder.commit_from_memory(bytes))
+        .map_err(|source| Error::Onnx {
+            doing: format!("loading the {name} model"),
+            source,
+        })
+}

@@ -2,8 +2,8 @@
 //! and refereed, in that order. The offline `referee replay` and the live
 //! service run the same chain through [`BoardWatch`].
 //!
-//! Input: BGR frames with their capture times, the board's corners, the
-//! game's referee. Output: a [`Seen`] a frame (the physical events the frame
+//! Input: BGR frames with their capture times, the board's corners (found
+//! in the first frame when not given), the game's referee. Output: a [`Seen`] a frame (the physical events the frame
 //! completed and what the rules made of them).
 
 use std::time::Instant;
@@ -11,7 +11,7 @@ use std::time::Instant;
 use opencv::core::Mat;
 use referee_rules::{ApplyError, Event, Referee, Update};
 use referee_tracker::{Observation, Tracker};
-use referee_vision::{BoardCorners, Error, Eyes, FAINT_CHANGE, Orientation};
+use referee_vision::{BoardCorners, Error, Eyes, FAINT_CHANGE, Orientation, locate_board};
 
 pub use referee_vision::Result;
 
@@ -93,17 +93,29 @@ impl BoardWatch {
         self.tracker = Tracker::new(self.referee.position().clone());
     }
 
+    /// The board's corners: given, or found in the first frame.
+    pub fn corners(&self) -> Option<BoardCorners> {
+        self.corners
+    }
+
+    /// The board's corners found in `image` with no help, kept for the game.
+    fn find_board(&mut self, image: &Mat) -> Result<BoardCorners> {
+        let found = locate_board(image)?.ok_or_else(|| {
+            Error::Calibration("no chessboard found in the first frame (give its corners)".into())
+        })?;
+        tracing::info!(corners = ?found.corners.0, squares = found.cells, "board found");
+        Ok(*self.corners.insert(found.corners))
+    }
+
     /// One frame taken at `t` seconds.
     pub fn look(&mut self, image: &Mat, t: f64) -> Result<Seen> {
         let eyes = match &mut self.eyes {
             Some(eyes) => eyes,
             None => {
-                let corners = self.corners.ok_or_else(|| {
-                    Error::Calibration(
-                        "the board's corners are not known (give them when the game is opened)"
-                            .into(),
-                    )
-                })?;
+                let corners = match self.corners {
+                    Some(corners) => corners,
+                    None => self.find_board(image)?,
+                };
                 let eyes = Eyes::calibrate(
                     image,
                     corners,
@@ -118,7 +130,7 @@ impl BoardWatch {
         self.times.locate = elapsed_ms(clock);
         let clock = Instant::now();
         let mut reading = eyes.detect(&board)?;
-        self.times.detect = elapsed_ms(clock);
+        let colours_ms = elapsed_ms(clock);
         // A still picture unlike the accepted one: the camera may have moved.
         let mut board = board;
         if reading.still() && reading.differs() && t - self.realigned_at >= REALIGN_EVERY_SECONDS {
@@ -131,14 +143,17 @@ impl BoardWatch {
             self.times.locate += elapsed_ms(clock);
         }
         let clock = Instant::now();
+        // The colour baseline sees no fingertips: touches come with the detector.
+        let fingertip = None;
+        self.times.detect = colours_ms + elapsed_ms(clock);
+        let clock = Instant::now();
         let step = self.tracker.push(&Observation {
             t,
             changed: reading.changed,
             scores: reading.scores,
             faint: FAINT_CHANGE,
             occupancy: reading.occupancy,
-            // The colour baseline sees no fingertips: touches come with the hand model.
-            fingertip: None,
+            fingertip,
             still: reading.still(),
         });
         if step.accept != 0 {

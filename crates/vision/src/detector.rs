@@ -1,0 +1,222 @@
+//! The square detector: one ONNX model, run by ONNX Runtime once a frame on
+//! the board rectified from its corners, saying for each square what stands
+//! there (empty, or which piece of which side), whether a hand covers it and
+//! whether a fingertip touches it, and whether a hand is in view at all.
+//!
+//! The model (`models/detector.onnx`, built into the executable) is trained
+//! on `referee synth --dataset` frames by `scripts/train_detector.py`; its
+//! contract and figures are in `models/README.md`. Input `board`: float32
+//! [N, 3, 240, 240], BGR 0..255, the board as [`DETECTOR_RECTIFIER`] warps
+//! it. Outputs by rectified cell (row-major, row 0 at the picture's top):
+//! `pieces` [N, 64, 13] probabilities over [`CLASSES`], `hand` and `touch`
+//! [N, 64], `hand_present` [N].
+
+use opencv::core::Mat;
+use opencv::prelude::*;
+use ort::session::Session;
+use ort::value::Tensor;
+use shakmaty::{Color, Piece, Role};
+
+use crate::error::OpenCvContext;
+use crate::{BoardCorners, Error, Occupant, Orientation, Rectifier, Result, runtime};
+
+/// The committed model, built into the executable.
+const MODEL: &[u8] = include_bytes!("../../../models/detector.onnx");
+
+/// The rectification the model was trained on: 24 pixels a square and one
+/// square of margin (240 pixels a side).
+pub const DETECTOR_RECTIFIER: Rectifier = Rectifier {
+    square_px: 24,
+    margin_squares: 1.0,
+};
+
+/// The model's classes, in its output order: empty, then FEN letters.
+pub const CLASSES: [char; 13] = [
+    '.', 'P', 'N', 'B', 'R', 'Q', 'K', 'p', 'n', 'b', 'r', 'q', 'k',
+];
+
+/// A hand covers a square, or a fingertip touches it, from this probability.
+pub const HAND_THRESHOLD: f32 = 0.5;
+pub const TOUCH_THRESHOLD: f32 = 0.5;
+
+/// What the model says about one rectified cell.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CellReading {
+    /// Probabilities over [`CLASSES`].
+    pub classes: [f32; 13],
+    pub hand: f32,
+    pub touch: f32,
+}
+
+impl CellReading {
+    /// The likelier occupant and its probability (the sum over its pieces).
+    pub fn occupant(&self) -> (Occupant, f32) {
+        let empty = self.classes[0];
+        let white: f32 = self.classes[1..7].iter().sum();
+        let black: f32 = self.classes[7..13].iter().sum();
+        if empty >= white && empty >= black {
+            (Occupant::Empty, empty)
+        } else if white >= black {
+            (Occupant::White, white)
+        } else {
+            (Occupant::Black, black)
+        }
+    }
+
+    /// The likeliest piece of the likelier side, when the cell holds one.
+    pub fn piece(&self) -> Option<Piece> {
+        let range = match self.occupant().0 {
+            Occupant::Empty => return None,
+            Occupant::White => 1..7,
+            Occupant::Black => 7..13,
+        };
+        let best = range.max_by(|&a, &b| self.classes[a].total_cmp(&self.classes[b]))?;
+        let role = Role::from_char(CLASSES[best].to_ascii_lowercase())?;
+        let color = if best < 7 { Color::White } else { Color::Black };
+        Some(Piece { color, role })
+    }
+}
+
+/// One frame's reading, by rectified cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Detection {
+    pub cells: [CellReading; 64],
+    pub hand_present: f32,
+}
+
+impl Detection {
+    /// The reading of the square at `file`, `rank` (0..8) when the board lies `orientation`.
+    pub fn square(&self, orientation: Orientation, file: usize, rank: usize) -> &CellReading {
+        &self.cells[orientation.cell(file, rank)]
+    }
+
+    /// The cell a fingertip touches, if the model is sure of one.
+    pub fn fingertip(&self) -> Option<usize> {
+        (0..64)
+            .max_by(|&a, &b| self.cells[a].touch.total_cmp(&self.cells[b].touch))
+            .filter(|&cell| self.cells[cell].touch >= TOUCH_THRESHOLD)
+    }
+
+    /// Which way the board lies, from where the pieces stand: of the ways
+    /// that put a dark square at a1 (`a1_dark(orientation)`), the one with
+    /// White's pieces nearest White's edge. `None` when no piece is seen.
+    pub fn orientation_from_pieces(
+        &self,
+        a1_dark: impl Fn(Orientation) -> bool,
+    ) -> Option<Orientation> {
+        let mut best: Option<(f32, Orientation)> = None;
+        for orientation in Orientation::ALL {
+            if !a1_dark(orientation) {
+                continue;
+            }
+            let (mut sum, mut seen) = (0.0, 0);
+            for file in 0..8 {
+                for rank in 0..8 {
+                    let reading = self.square(orientation, file, rank);
+                    let towards_black = rank as f32 - 3.5;
+                    match reading.occupant().0 {
+                        Occupant::White => sum -= towards_black,
+                        Occupant::Black => sum += towards_black,
+                        Occupant::Empty => continue,
+                    }
+                    seen += 1;
+                }
+            }
+            if seen > 0 && best.is_none_or(|(b, _)| sum > b) {
+                best = Some((sum, orientation));
+            }
+        }
+        best.map(|(_, orientation)| orientation)
+    }
+}
+
+/// The detector: the model's session, on one CPU thread.
+pub struct Detector {
+    session: Session,
+}
+
+impl std::fmt::Debug for Detector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Detector").finish_non_exhaustive()
+    }
+}
+
+impl Detector {
+    /// Loads the built-in model (ONNX Runtime's library must be present).
+    pub fn load() -> Result<Self> {
+        Ok(Self {
+            session: runtime::load_model_from_memory(MODEL, 1, "detector")?,
+        })
+    }
+
+    /// Reads the board that `corners` outline in `image` (BGR).
+    pub fn detect(&mut self, image: &Mat, corners: &BoardCorners) -> Result<Detection> {
+        let board = DETECTOR_RECTIFIER.rectify(image, corners)?;
+        self.detect_rectified(&board.image)
+    }
+
+    /// Reads a board already rectified by [`DETECTOR_RECTIFIER`].
+    pub fn detect_rectified(&mut self, board: &Mat) -> Result<Detection> {
+        let side = DETECTOR_RECTIFIER.side_px();
+        let size = board.size().doing("sizing the rectified board")?;
+        if size.width != side || size.height != side || board.channels() != 3 {
+            return Err(Error::Calibration(format!(
+                "the detector reads a {side}x{side} BGR board, not {}x{} with {} channels",
+                size.width,
+                size.height,
+                board.channels()
+            )));
+        }
+        let input = Tensor::from_array(([1, 3, side as usize, side as usize], planar(board)?))
+            .map_err(|source| onnx("making the detector's input", source))?;
+        let outputs = self
+            .session
+            .run(ort::inputs!["board" => input])
+            .map_err(|source| onnx("running the detector", source))?;
+        let extract = |name: &str, len: usize| -> Result<Vec<f32>> {
+            let (_, values) = outputs[name]
+                .try_extract_tensor::<f32>()
+                .map_err(|source| onnx(&format!("reading the detector's {name}"), source))?;
+            if values.len() != len {
+                return Err(Error::Calibration(format!(
+                    "the detector's {name} has {} values, not {len}",
+                    values.len()
+                )));
+            }
+            Ok(values.to_vec())
+        };
+        let classes = extract("pieces", 64 * 13)?;
+        let hand = extract("hand", 64)?;
+        let touch = extract("touch", 64)?;
+        let present = extract("hand_present", 1)?;
+        let cells = std::array::from_fn(|cell| CellReading {
+            classes: std::array::from_fn(|k| classes[cell * 13 + k]),
+            hand: hand[cell],
+            touch: touch[cell],
+        });
+        Ok(Detection {
+            cells,
+            hand_present: present[0],
+        })
+    }
+}
+
+fn onnx(doing: &str, source: ort::Error) -> Error {
+    Error::Onnx {
+        doing: doing.to_string(),
+        source,
+    }
+}
+
+/// A BGR 8-bit image as planar float32 (channel, row, column).
+fn planar(image: &Mat) -> Result<Vec<f32>> {
+    let bytes = image.data_bytes().doing("reading the rectified board")?;
+    let pixels = bytes.len() / 3;
+    let mut planes = vec![0.0; bytes.len()];
+    for (p, bgr) in bytes.chunks_exact(3).enumerate() {
+        for (c, &value) in bgr.iter().enumerate() {
+            planes[c * pixels + p] = f32::from(value);
+        }
+    }
+    Ok(planes)
+}
