@@ -190,6 +190,9 @@ def train(args):
     images, pieces, hand, touch, present = (np.concatenate(a) for a in zip(*parts))
     print(f"training frames: {len(images)} from {', '.join(args.data)}", flush=True)
     model = Detector()
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
+        print(f"starting from {args.init}", flush=True)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(images) // args.batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps)
@@ -205,7 +208,8 @@ def train(args):
             c = len(CLASSES)
             loss = (
                 F.cross_entropy(per_square[..., :c].reshape(-1, c), torch.from_numpy(p).reshape(-1))
-                + F.binary_cross_entropy_with_logits(per_square[..., c], torch.from_numpy(h))
+                + F.binary_cross_entropy_with_logits(
+                    per_square[..., c], torch.from_numpy(h), pos_weight=torch.tensor(args.hand_weight))
                 + F.binary_cross_entropy_with_logits(
                     per_square[..., c + 1], torch.from_numpy(t), pos_weight=torch.tensor(8.0))
                 + 0.5 * F.binary_cross_entropy_with_logits(presence, torch.from_numpy(present[idx]))
@@ -303,6 +307,9 @@ def main():
     t.add_argument("--batch", type=int, default=32)
     t.add_argument("--lr", type=float, default=3e-3)
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--init", help="start from these weights (a .pt the last run saved)")
+    t.add_argument("--hand-weight", type=float, default=1.0,
+                   help="weight of hand-covered cells in the hand loss")
     t.add_argument("--corner-jitter", type=float, default=0.006,
                    help="corner noise as a share of the board's side")
     t.add_argument("--threads", type=int, default=os.cpu_count())

@@ -159,8 +159,12 @@ pub struct Tracker {
     /// What stands on the board as the events so far leave it: the position,
     /// or the position with a move (or part of one) made on it.
     table: Board,
-    /// Touches already reported this turn.
+    /// Touches already seen this turn.
     touched: Vec<Square>,
+    /// Touches seen and not yet reported: they wait for what the hand does
+    /// (a move, read only once the hand has left, or nothing) to be put in
+    /// order with it.
+    held: Vec<(f64, Square)>,
     dwell: Option<(Square, u32)>,
     /// The same change seen still.
     pending: Option<Pending>,
@@ -180,6 +184,7 @@ impl Tracker {
             table: start.board().clone(),
             pos: start,
             touched: Vec::new(),
+            held: Vec::new(),
             dwell: None,
             pending: None,
             last_accepted: 0,
@@ -197,7 +202,7 @@ impl Tracker {
     /// Takes one frame.
     pub fn push(&mut self, obs: &Observation) -> Step {
         let mut step = Step::default();
-        self.follow_fingertip(obs, &mut step.events);
+        self.follow_fingertip(obs);
         for (index, first) in self.first_changed.iter_mut().enumerate() {
             if obs.changed & (1 << index) != 0 && first.is_none() {
                 *first = Some(obs.t);
@@ -214,7 +219,9 @@ impl Tracker {
             return step;
         }
         if obs.changed == 0 {
+            // The board as accepted, nothing moving: a touch stands alone.
             self.pending = None;
+            self.report_held(&mut step.events, &[]);
             return step;
         }
         let (since, frames) = match &self.pending {
@@ -253,12 +260,15 @@ impl Tracker {
             for m in reading.completed {
                 self.pos.play_unchecked(m);
             }
+            let mut actions = Vec::new();
             for (mover, target) in reading.steps {
-                for action in transition(&self.table, &target, mover) {
-                    self.emit(&mut step.events, t, action);
-                }
+                actions.extend(transition(&self.table, &target, mover));
                 step.accept |= board_difference(&self.table, &target);
                 self.table = target;
+            }
+            self.report_held(&mut step.events, &actions);
+            for action in actions {
+                self.emit(&mut step.events, t, action);
             }
             self.touched.clear();
             self.pending = None;
@@ -359,8 +369,8 @@ impl Tracker {
     }
 
     /// A fingertip resting on a piece for [`DWELL_FRAMES`] is a deliberate
-    /// touch; passing over is not.
-    fn follow_fingertip(&mut self, obs: &Observation, events: &mut Vec<Event>) {
+    /// touch (held until the hand's doing is read); passing over is not.
+    fn follow_fingertip(&mut self, obs: &Observation) {
         let Some(tip) = obs.fingertip else {
             self.dwell = None;
             return;
@@ -373,7 +383,37 @@ impl Tracker {
         let occupied = self.pos.board().piece_at(tip).is_some();
         if frames == DWELL_FRAMES && occupied && !self.touched.contains(&tip) {
             self.touched.push(tip);
-            self.emit(events, obs.t, Action::Touch(tip));
+            self.held.push((obs.t, tip));
+        }
+    }
+
+    /// Reports the touches held, before the `actions` of the move just read
+    /// (none: the hand left without a move). A touch made once another
+    /// piece of the move had begun to move is left out: it is part of
+    /// making the move (the rook after the king in castling, the piece
+    /// being captured) or the carried piece passing over another, and the
+    /// first piece touched, which Article 4.3 is about, came before.
+    fn report_held(&mut self, events: &mut Vec<Event>, actions: &[Action]) {
+        let lifted: Vec<Square> = actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Lift(sq) => Some(*sq),
+                _ => None,
+            })
+            .collect();
+        let first_changed = self.first_changed;
+        let under_way_before = |sq: Square, t: f64| {
+            lifted.iter().any(|&other| {
+                other != sq && first_changed[usize::from(other)].is_some_and(|began| began < t)
+            })
+        };
+        let held = std::mem::take(&mut self.held);
+        for (t, sq) in held {
+            if under_way_before(sq, t) {
+                tracing::trace!(t, %sq, "a touch in the course of the move");
+                continue;
+            }
+            self.emit(events, t, Action::Touch(sq));
         }
     }
 
@@ -703,6 +743,50 @@ mod tests {
             ]
         );
         assert!(events.windows(2).all(|w| w[0].t <= w[1].t));
+    }
+
+    /// Castling seen frame by frame: the hand over `first` (its fingertip
+    /// resting there), then over both the king's and the rook's squares
+    /// with the fingertip on `second`, then the castled board still.
+    fn castling_with_fingertips(first: Square, second: Square) -> Vec<Action> {
+        let start: Chess = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .expect("fen")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("position");
+        let mut tracker = Tracker::new(start);
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        for (changed, tip) in [(vec![first], first), (vec![first, second], second)] {
+            for _ in 0..4 {
+                t += 0.05;
+                events.extend(tracker.push(&frame(t, &changed, false, Some(tip))).events);
+            }
+        }
+        let castled = [Square::E1, Square::F1, Square::G1, Square::H1];
+        for _ in 0..6 {
+            t += 0.05;
+            events.extend(tracker.push(&frame(t, &castled, true, None)).events);
+        }
+        assert!(events.windows(2).all(|w| w[0].t <= w[1].t));
+        events.iter().map(|e| e.action).collect()
+    }
+
+    #[test]
+    fn the_rook_touched_in_the_course_of_castling_is_part_of_it() {
+        let moved = [
+            Action::Lift(Square::E1),
+            Action::Release(Square::G1),
+            Action::Lift(Square::H1),
+            Action::Release(Square::F1),
+        ];
+        let mut king_first = vec![Action::Touch(Square::E1)];
+        king_first.extend(moved);
+        assert_eq!(castling_with_fingertips(Square::E1, Square::H1), king_first);
+        // The rook touched before the king: both touches stand, rook first.
+        let seen = castling_with_fingertips(Square::H1, Square::E1);
+        assert_eq!(seen[0], Action::Touch(Square::H1), "{seen:?}");
+        assert!(!seen[1..].contains(&Action::Touch(Square::H1)), "{seen:?}");
     }
 
     #[test]

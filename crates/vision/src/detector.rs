@@ -9,7 +9,8 @@
 //! [N, 3, 240, 240], BGR 0..255, the board as [`DETECTOR_RECTIFIER`] warps
 //! it. Outputs by rectified cell (row-major, row 0 at the picture's top):
 //! `pieces` [N, 64, 13] probabilities over [`CLASSES`], `hand` and `touch`
-//! [N, 64], `hand_present` [N].
+//! [N, 64], `hand_present` [N], `features` [N, 64, F] (each square's
+//! features, for [`crate::venue`]).
 
 use opencv::core::Mat;
 use opencv::prelude::*;
@@ -82,12 +83,22 @@ impl CellReading {
 pub struct Detection {
     pub cells: [CellReading; 64],
     pub hand_present: f32,
+    /// Each cell's features, `feature_len` values a cell (empty when the
+    /// model gives none): what the per-game adaptation learns from.
+    pub features: Vec<f32>,
+    pub feature_len: usize,
 }
 
 impl Detection {
     /// The reading of the square at `file`, `rank` (0..8) when the board lies `orientation`.
     pub fn square(&self, orientation: Orientation, file: usize, rank: usize) -> &CellReading {
         &self.cells[orientation.cell(file, rank)]
+    }
+
+    /// The features of one cell (empty when the model gives none).
+    pub fn cell_features(&self, cell: usize) -> &[f32] {
+        let n = self.feature_len;
+        self.features.get(cell * n..(cell + 1) * n).unwrap_or(&[])
     }
 
     /// The cell a fingertip touches, if the model is sure of one.
@@ -189,6 +200,15 @@ impl Detector {
         let hand = extract("hand", 64)?;
         let touch = extract("touch", 64)?;
         let present = extract("hand_present", 1)?;
+        let features = match outputs.get("features") {
+            Some(value) => {
+                let (_, values) = value
+                    .try_extract_tensor::<f32>()
+                    .map_err(|source| onnx("reading the detector's features", source))?;
+                values.to_vec()
+            }
+            None => Vec::new(),
+        };
         let cells = std::array::from_fn(|cell| CellReading {
             classes: std::array::from_fn(|k| classes[cell * 13 + k]),
             hand: hand[cell],
@@ -197,6 +217,8 @@ impl Detector {
         Ok(Detection {
             cells,
             hand_present: present[0],
+            feature_len: features.len() / 64,
+            features,
         })
     }
 }

@@ -14,6 +14,8 @@
 //!   the fingertip from the rectified board.
 //! - [`eyes`]: both on one board, frame after frame, squares named a1..h8.
 //! - [`still`]: one still picture read whole (`referee detect`).
+//! - [`venue`]: the detector adapted to this board, set and light on the
+//!   game's known start.
 //! - [`video`]: reading video files with OpenCV.
 //! - [`runtime`]: ONNX Runtime, loaded from the shared library that
 //!   `scripts/setup` extracts from PyPI's wheel, and the sessions that run
@@ -28,6 +30,7 @@ pub mod realign;
 pub mod rectify;
 pub mod runtime;
 pub mod still;
+pub mod venue;
 pub mod video;
 
 pub use baseline::{Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Occupant, Orientation};
@@ -39,4 +42,5 @@ pub use rectify::{
     BoardCorners, CameraView, RectifiedBoard, Rectifier, SquareStats, Window, read_image,
 };
 pub use still::{SquareVerdict, StillReading, read_still};
+pub use venue::VenueModel;
 pub use video::VideoReader;

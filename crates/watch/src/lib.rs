@@ -11,7 +11,10 @@ use std::time::Instant;
 use opencv::core::Mat;
 use referee_rules::{ApplyError, Event, Referee, Update};
 use referee_tracker::{Observation, Tracker};
-use referee_vision::{BoardCorners, Error, Eyes, FAINT_CHANGE, Orientation, locate_board};
+use referee_vision::{
+    BoardCorners, Detector, Error, Eyes, FAINT_CHANGE, Orientation, locate_board,
+};
+use shakmaty::Square;
 
 pub use referee_vision::Result;
 
@@ -45,6 +48,9 @@ pub struct BoardWatch {
     corners: Option<BoardCorners>,
     orientation: Option<Orientation>,
     eyes: Option<Eyes>,
+    /// The learned detector, for the fingertip (`None` when ONNX Runtime
+    /// cannot load it: moves are still read, touches are not).
+    detector: Option<Detector>,
     tracker: Tracker,
     referee: Referee,
     /// When the eyes last tried following the camera (seconds).
@@ -62,6 +68,7 @@ impl BoardWatch {
             corners,
             orientation: None,
             eyes: None,
+            detector: load_detector(),
             tracker: Tracker::new(referee.position().clone()),
             referee,
             realigned_at: f64::NEG_INFINITY,
@@ -143,8 +150,10 @@ impl BoardWatch {
             self.times.locate += elapsed_ms(clock);
         }
         let clock = Instant::now();
-        // The colour baseline sees no fingertips: touches come with the detector.
-        let fingertip = None;
+        let fingertip = match &mut self.detector {
+            Some(detector) => fingertip(detector, image, eyes)?,
+            None => None,
+        };
         self.times.detect = colours_ms + elapsed_ms(clock);
         let clock = Instant::now();
         let step = self.tracker.push(&Observation {
@@ -186,6 +195,24 @@ impl BoardWatch {
     pub fn finish(&mut self) -> Vec<Update> {
         self.referee.finish()
     }
+}
+
+/// The detector, or `None` with a warning when ONNX Runtime is missing.
+fn load_detector() -> Option<Detector> {
+    Detector::load()
+        .inspect_err(|error| tracing::warn!(%error, "no detector: touches will not be seen"))
+        .ok()
+}
+
+/// The square a fingertip touches, as the detector sees it.
+fn fingertip(detector: &mut Detector, image: &Mat, eyes: &Eyes) -> Result<Option<Square>> {
+    let detection = detector.detect(image, &eyes.corners())?;
+    let orientation = eyes.orientation();
+    Ok(detection.fingertip().and_then(|cell| {
+        Square::ALL
+            .into_iter()
+            .find(|sq| orientation.cell(usize::from(sq.file()), usize::from(sq.rank())) == cell)
+    }))
 }
 
 fn elapsed_ms(since: Instant) -> f64 {
