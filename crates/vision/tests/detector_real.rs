@@ -5,33 +5,11 @@
 //! there yet (models/README.md): this guards what it reaches. Per-photograph
 //! errors print with `-- --nocapture`.
 
-use std::path::PathBuf;
+mod common;
 
+use common::{photographs, real_dir};
 use referee_vision::{BoardCorners, Detector, Occupant, Orientation, read_image};
 use shakmaty::Board;
-
-#[derive(Debug, serde::Deserialize)]
-struct Label {
-    file: String,
-    #[serde(default)]
-    placement: String,
-    corners: Option<[[f32; 2]; 4]>,
-    white_side: Option<String>,
-}
-
-fn real_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/real")
-}
-
-fn photographs() -> Vec<Label> {
-    let path = real_dir().join("labels.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let labels: Vec<Label> = serde_json::from_str(&text).expect("labels.json is valid");
-    labels
-        .into_iter()
-        .filter(|l| l.file.ends_with(".jpg"))
-        .collect()
-}
 
 fn orientation(white_side: Option<&str>) -> Orientation {
     match white_side {
@@ -52,7 +30,7 @@ fn the_squares_of_the_real_photographs_are_read() {
     let mut wrong_total = 0;
     for label in photographs() {
         let image = read_image(&real_dir().join(&label.file)).expect("photograph reads");
-        let corners = BoardCorners(label.corners.expect("corners"));
+        let corners = BoardCorners(label.corners());
         let placement: Board = label.placement.parse().expect("placement");
         let o = orientation(label.white_side.as_deref());
         let detection = detector.detect(&image, &corners).expect("detects");

@@ -4,28 +4,15 @@
 //! 13, the figure. Each photograph's error is printed
 //! (`cargo test -p referee-vision --test localisation -- --nocapture`).
 
-use std::path::PathBuf;
+mod common;
 
+use common::real_dir;
 use referee_vision::{locate_board, read_image};
 
-#[derive(Debug, serde::Deserialize)]
-struct Label {
-    file: String,
-    corners: Option<[[f32; 2]; 4]>,
-}
-
-fn real_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/real")
-}
-
 fn photographs() -> Vec<(String, [[f32; 2]; 4])> {
-    let path = real_dir().join("labels.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let labels: Vec<Label> = serde_json::from_str(&text).expect("labels.json is valid");
-    labels
+    common::photographs()
         .into_iter()
-        .filter(|l| l.file.ends_with(".jpg"))
-        .map(|l| (l.file, l.corners.expect("every photograph has corners")))
+        .map(|l| (l.file.clone(), l.corners()))
         .collect()
 }
 

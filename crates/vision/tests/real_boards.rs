@@ -3,32 +3,16 @@
 //! squares must alternate light and dark. A control warps the same
 //! photographs half a square off, where the check must fail.
 
-use std::path::PathBuf;
+mod common;
 
+use common::real_dir;
 use referee_vision::{BoardCorners, Rectifier, read_image};
 
-#[derive(Debug, serde::Deserialize)]
-struct Label {
-    file: String,
-    corners: Option<[[f32; 2]; 4]>,
-}
-
-fn real_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/real")
-}
-
-/// The labelled photographs (the videos are left to the replay tests).
+/// The labelled photographs with their corners.
 fn photographs() -> Vec<(String, BoardCorners)> {
-    let path = real_dir().join("labels.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let labels: Vec<Label> = serde_json::from_str(&text).expect("labels.json is valid");
-    labels
+    common::photographs()
         .into_iter()
-        .filter(|l| l.file.ends_with(".jpg"))
-        .map(|l| {
-            let corners = l.corners.expect("every photograph has corners");
-            (l.file, BoardCorners(corners))
-        })
+        .map(|l| (l.file.clone(), BoardCorners(l.corners())))
         .collect()
 }
 
