@@ -145,8 +145,61 @@ fn missing_corners_or_video_are_clear_errors() {
         err.contains("/nonexistent/game.avi") && err.lines().count() == 1,
         "{err}"
     );
-    let run = referee(&["replay", "/nonexistent/game.avi"]);
-    assert!(String::from_utf8_lossy(&run.stderr).contains("--corners"));
+    // No corners given and no board in the picture: said, with the file.
+    let blank = no_board_video();
+    let run = referee(&["replay", blank.to_str().expect("utf-8")]);
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("no chessboard found") && err.contains("blank.avi"),
+        "{err}"
+    );
     let run = referee(&["replay", "x.avi", "--corners", "1,2,3"]);
     assert!(String::from_utf8_lossy(&run.stderr).contains("expected 8 numbers"));
+}
+
+/// A short video of a plain grey picture.
+fn no_board_video() -> std::path::PathBuf {
+    use opencv::core::{CV_8UC3, Mat, Scalar, Size};
+    use opencv::prelude::*;
+    use opencv::videoio::VideoWriter;
+    let dir = common::scratch("blank");
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let path = dir.join("blank.avi");
+    let fourcc = VideoWriter::fourcc('M', 'J', 'P', 'G').expect("fourcc");
+    let mut writer = VideoWriter::new(
+        path.to_str().expect("utf-8"),
+        fourcc,
+        10.0,
+        Size::new(320, 240),
+        true,
+    )
+    .expect("writer");
+    let grey = Mat::new_rows_cols_with_default(240, 320, CV_8UC3, Scalar::all(128.0)).expect("grey");
+    for _ in 0..5 {
+        writer.write(&grey).expect("writes");
+    }
+    writer.release().expect("closes");
+    path
+}
+
+#[test]
+fn the_board_is_found_when_no_corners_are_given() {
+    let (out, truth) = render("touch_move_nc6", "found");
+    let video = out.join("video.avi");
+    let run = referee_ok(&["replay", video.to_str().expect("utf-8"), "--json"]);
+    let verdict: serde_json::Value = serde_json::from_slice(&run.stdout).expect("json");
+    assert_eq!(sans(&verdict), sans(&truth), "{verdict}");
+    let found = &verdict["stats"]["corners"];
+    let want = &truth["frames"][0]["corners"];
+    for k in 0..4 {
+        for axis in 0..2 {
+            let (a, b) = (
+                found[k][axis].as_f64().expect("found"),
+                want[k][axis].as_f64().expect("truth"),
+            );
+            assert!((a - b).abs() < 4.0, "corner {k}: {found} not {want}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(out);
 }
