@@ -175,7 +175,8 @@ fn no_board_video() -> std::path::PathBuf {
         true,
     )
     .expect("writer");
-    let grey = Mat::new_rows_cols_with_default(240, 320, CV_8UC3, Scalar::all(128.0)).expect("grey");
+    let grey =
+        Mat::new_rows_cols_with_default(240, 320, CV_8UC3, Scalar::all(128.0)).expect("grey");
     for _ in 0..5 {
         writer.write(&grey).expect("writes");
     }
