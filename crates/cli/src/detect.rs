@@ -126,12 +126,10 @@ fn json_report(reading: &StillReading, image: &Mat) -> serde_json::Value {
         "squares": squares,
         "white_side": reading.orientation.map(|o| o.white_side()),
         "hand_present": round3(reading.detection.hand_present),
-        "fingertip": reading.detection.fingertip().and_then(|cell| {
-            let orientation = reading.orientation?;
-            reading.squares().iter().find(|v| {
-                orientation.cell(usize::from(v.square.file()), usize::from(v.square.rank())) == cell
-            }).map(|v| v.square.to_string())
-        }),
+        "fingertip": reading
+            .orientation
+            .and_then(|o| reading.detection.fingertip(o))
+            .map(|sq| sq.to_string()),
     })
 }
 

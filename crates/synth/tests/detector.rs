@@ -64,11 +64,12 @@ fn the_detector_reads_rendered_frames_it_never_trained_on() {
         let detection = detector.detect(&image, &corners).expect("detects");
         let mut touched = None;
         for square in label["squares"].as_array().expect("squares") {
-            let name = square["square"].as_str().expect("name").as_bytes();
+            let named = square["square"].as_str().expect("name");
+            let name = named.as_bytes();
             let (file, rank) = (usize::from(name[0] - b'a'), usize::from(name[1] - b'1'));
             let reading = detection.square(o, file, rank);
             if square["touch"].as_bool() == Some(true) {
-                touched = Some(o.cell(file, rank));
+                touched = Some(named.to_string());
             }
             if square["hand"].as_bool() == Some(true) {
                 tally.hand_squares += 1;
@@ -86,7 +87,8 @@ fn the_detector_reads_rendered_frames_it_never_trained_on() {
         }
         if let Some(cell) = touched {
             tally.touch_frames += 1;
-            tally.touch_right += usize::from(detection.fingertip() == Some(cell));
+            tally.touch_right +=
+                usize::from(detection.fingertip(o).map(|sq| sq.to_string()) == Some(cell));
         }
         if let Some(found) = locate_board(&image).expect("localisation runs") {
             tally.located += 1;

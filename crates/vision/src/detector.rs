@@ -16,7 +16,7 @@ use opencv::core::Mat;
 use opencv::prelude::*;
 use ort::session::Session;
 use ort::value::Tensor;
-use shakmaty::{Color, Piece, Role};
+use shakmaty::{Color, Piece, Role, Square};
 
 use crate::error::OpenCvContext;
 use crate::{BoardCorners, Error, Occupant, Orientation, Rectifier, Result, runtime};
@@ -101,11 +101,15 @@ impl Detection {
         self.features.get(cell * n..(cell + 1) * n).unwrap_or(&[])
     }
 
-    /// The cell a fingertip touches, if the model is sure of one.
-    pub fn fingertip(&self) -> Option<usize> {
-        (0..64)
+    /// The square a fingertip touches when the board lies `orientation`,
+    /// if the model is sure of one.
+    pub fn fingertip(&self, orientation: Orientation) -> Option<Square> {
+        let cell = (0..64)
             .max_by(|&a, &b| self.cells[a].touch.total_cmp(&self.cells[b].touch))
-            .filter(|&cell| self.cells[cell].touch >= TOUCH_THRESHOLD)
+            .filter(|&cell| self.cells[cell].touch >= TOUCH_THRESHOLD)?;
+        Square::ALL
+            .into_iter()
+            .find(|sq| orientation.cell(usize::from(sq.file()), usize::from(sq.rank())) == cell)
     }
 
     /// Which way the board lies, from where the pieces stand: of the ways

@@ -207,12 +207,7 @@ fn load_detector() -> Option<Detector> {
 /// The square a fingertip touches, as the detector sees it.
 fn fingertip(detector: &mut Detector, image: &Mat, eyes: &Eyes) -> Result<Option<Square>> {
     let detection = detector.detect(image, &eyes.corners())?;
-    let orientation = eyes.orientation();
-    Ok(detection.fingertip().and_then(|cell| {
-        Square::ALL
-            .into_iter()
-            .find(|sq| orientation.cell(usize::from(sq.file()), usize::from(sq.rank())) == cell)
-    }))
+    Ok(detection.fingertip(eyes.orientation()))
 }
 
 fn elapsed_ms(since: Instant) -> f64 {
