@@ -29,6 +29,9 @@ pub enum Error {
     )]
     RuntimeMissing { path: PathBuf },
 
+    #[error("model file {path} is missing: {remedy}")]
+    ModelMissing { path: PathBuf, remedy: &'static str },
+
     #[error("cannot load the ONNX Runtime library {path}: {reason}")]
     RuntimeLoad { path: PathBuf, reason: String },
 

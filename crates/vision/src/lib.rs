@@ -12,6 +12,8 @@
 //!   correlation of the board's quarters).
 //! - [`detector`]: the ONNX model that reads every square, the hand and
 //!   the fingertip from the rectified board.
+//! - [`hands`]: real hands (MediaPipe's palm and landmark models, made
+//!   ONNX on this machine), followed frame to frame, fingertips on squares.
 //! - [`eyes`]: both on one board, frame after frame, squares named a1..h8.
 //! - [`still`]: one still picture read whole (`referee detect`).
 //! - [`venue`]: the detector adapted to this board, set and light on the
@@ -25,6 +27,7 @@ pub mod baseline;
 pub mod detector;
 mod error;
 pub mod eyes;
+pub mod hands;
 pub mod locate;
 pub mod realign;
 pub mod rectify;
@@ -37,6 +40,7 @@ pub use baseline::{Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Occupan
 pub use detector::{CellReading, DETECTOR_RECTIFIER, Detection, Detector};
 pub use error::{Error, Result};
 pub use eyes::{BoardReading, Eyes};
+pub use hands::{HandModels, HandTracker};
 pub use locate::{Localisation, locate_board};
 pub use rectify::{
     BoardCorners, CameraView, RectifiedBoard, Rectifier, SquareStats, Window, read_image,

@@ -50,7 +50,7 @@ impl BoardCorners {
         Ok(())
     }
 
-    fn points(&self) -> Vector<Point2f> {
+    pub(crate) fn points(&self) -> Vector<Point2f> {
         self.0.iter().map(|&[x, y]| Point2f::new(x, y)).collect()
     }
 }
