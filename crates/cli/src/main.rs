@@ -5,6 +5,7 @@
 mod arbitrate;
 mod client;
 mod detect;
+mod hands;
 mod ingest;
 mod records;
 mod replay;
@@ -32,6 +33,8 @@ enum Command {
     Replay(replay::Args),
     /// Read one still picture: the board's corners and every square.
     Detect(detect::Args),
+    /// Follow the players' hands through a video (the real-hand models).
+    Hands(hands::Args),
     /// Render a scenario file to an overhead video and its exact truth.
     Synth(synth::Args),
     /// The service: gRPC API and the record of every board's game.
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Arbitrate(args) => arbitrate::run(&args),
         Command::Detect(args) => detect::run(&args),
+        Command::Hands(args) => hands::run(&args),
         Command::Synth(args) => synth::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Serve(args) => serve::run(&args),

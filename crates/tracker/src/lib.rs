@@ -41,6 +41,9 @@ pub struct Observation {
     /// The square a fingertip rests on, from eyes that can see fingertips
     /// (the colour baseline cannot: it gives `None`).
     pub fingertip: Option<Square>,
+    /// Whose hand that fingertip is (from the edge its arm comes from),
+    /// when the eyes can tell: the touch is then that side's.
+    pub toucher: Option<Color>,
     /// The picture did not change since the previous frame.
     pub still: bool,
 }
@@ -151,6 +154,15 @@ pub const RUN_MISREADS: usize = 1;
 /// resting mid-move for a moment can look like two moves.
 pub const STABLE_RUN_SECONDS: f64 = 0.35;
 
+/// A touch seen and not yet reported.
+#[derive(Debug, Clone, Copy)]
+struct HeldTouch {
+    t: f64,
+    square: Square,
+    /// Whose hand, when the eyes could tell.
+    by: Option<Color>,
+}
+
 /// Turns observations into events.
 #[derive(Debug, Clone)]
 pub struct Tracker {
@@ -164,7 +176,7 @@ pub struct Tracker {
     /// Touches seen and not yet reported: they wait for what the hand does
     /// (a move, read only once the hand has left, or nothing) to be put in
     /// order with it.
-    held: Vec<(f64, Square)>,
+    held: Vec<HeldTouch>,
     dwell: Option<(Square, u32)>,
     /// The same change seen still.
     pending: Option<Pending>,
@@ -221,7 +233,7 @@ impl Tracker {
         if obs.changed == 0 {
             // The board as accepted, nothing moving: a touch stands alone.
             self.pending = None;
-            self.report_held(&mut step.events, &[]);
+            self.report_held(&mut step.events, &[], obs.t);
             return step;
         }
         let (since, frames) = match &self.pending {
@@ -260,16 +272,13 @@ impl Tracker {
             for m in reading.completed {
                 self.pos.play_unchecked(m);
             }
-            let mut actions = Vec::new();
+            let mut moves = Vec::new();
             for (mover, target) in reading.steps {
-                actions.extend(transition(&self.table, &target, mover));
+                moves.push((mover, transition(&self.table, &target, mover)));
                 step.accept |= board_difference(&self.table, &target);
                 self.table = target;
             }
-            self.report_held(&mut step.events, &actions);
-            for action in actions {
-                self.emit(&mut step.events, t, action);
-            }
+            self.report_held(&mut step.events, &moves, t);
             self.touched.clear();
             self.pending = None;
             self.first_changed = [None; 64];
@@ -383,44 +392,87 @@ impl Tracker {
         let occupied = self.pos.board().piece_at(tip).is_some();
         if frames == DWELL_FRAMES && occupied && !self.touched.contains(&tip) {
             self.touched.push(tip);
-            self.held.push((obs.t, tip));
+            self.held.push(HeldTouch {
+                t: obs.t,
+                square: tip,
+                by: obs.toucher,
+            });
         }
     }
 
-    /// Reports the touches held, before the `actions` of the move just read
-    /// (none: the hand left without a move). A touch made once another
-    /// piece of the move had begun to move is left out: it is part of
-    /// making the move (the rook after the king in castling, the piece
+    /// Reports the touches held, each before the move of the run just
+    /// read that it belongs to, then that move's `actions` at `t` (no move:
+    /// the hand left without one, the touches stand alone). A touch belongs
+    /// to the first move still to come that lifts its square, or, touching
+    /// a piece no move lifts, to the move under way (the next one its side
+    /// makes, when the eyes tell whose hand it was). A touch made once
+    /// another piece of its move had begun to move is left out: it is part
+    /// of making the move (the rook after the king in castling, the piece
     /// being captured) or the carried piece passing over another, and the
     /// first piece touched, which Article 4.3 is about, came before.
-    fn report_held(&mut self, events: &mut Vec<Event>, actions: &[Action]) {
-        let lifted: Vec<Square> = actions
+    fn report_held(&mut self, events: &mut Vec<Event>, moves: &[(Color, Vec<Action>)], t: f64) {
+        let lifted: Vec<Vec<Square>> = moves
             .iter()
-            .filter_map(|a| match a {
-                Action::Lift(sq) => Some(*sq),
-                _ => None,
+            .map(|(_, actions)| {
+                actions
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Lift(sq) => Some(*sq),
+                        _ => None,
+                    })
+                    .collect()
             })
             .collect();
-        let first_changed = self.first_changed;
-        let under_way_before = |sq: Square, t: f64| {
-            lifted.iter().any(|&other| {
-                other != sq && first_changed[usize::from(other)].is_some_and(|began| began < t)
-            })
-        };
-        let held = std::mem::take(&mut self.held);
-        for (t, sq) in held {
-            if under_way_before(sq, t) {
-                tracing::trace!(t, %sq, "a touch in the course of the move");
-                continue;
-            }
-            self.emit(events, t, Action::Touch(sq));
+        let mut belongs = vec![Vec::new(); moves.len().max(1)];
+        let mut under_way = 0;
+        for touch in std::mem::take(&mut self.held) {
+            let lifts = (under_way..moves.len()).find(|&k| lifted[k].contains(&touch.square));
+            let by_side = touch
+                .by
+                .and_then(|side| (under_way..moves.len()).find(|&k| moves[k].0 == side));
+            under_way = lifts.or(by_side).unwrap_or(under_way);
+            belongs[under_way].push(touch);
         }
+        let first_changed = self.first_changed;
+        for (k, touches) in belongs.into_iter().enumerate() {
+            let lifted = lifted.get(k).map_or(&[][..], Vec::as_slice);
+            let under_way_before = |sq: Square, t: f64| {
+                lifted.iter().any(|&other| {
+                    other != sq && first_changed[usize::from(other)].is_some_and(|began| began < t)
+                })
+            };
+            for touch in touches {
+                if under_way_before(touch.square, touch.t) {
+                    tracing::trace!(t = touch.t, sq = %touch.square, "a touch in the course of the move");
+                    continue;
+                }
+                let event = Event::new(touch.t, Action::Touch(touch.square));
+                self.record(
+                    events,
+                    match touch.by {
+                        Some(side) => event.by(side),
+                        None => event,
+                    },
+                );
+            }
+            for action in moves
+                .get(k)
+                .map_or(&[][..], |(_, actions)| actions.as_slice())
+            {
+                self.emit(events, t, *action);
+            }
+        }
+    }
+
+    /// Adds `event`, no earlier than the last one.
+    fn record(&mut self, events: &mut Vec<Event>, mut event: Event) {
+        event.t = event.t.max(self.last_t);
+        self.last_t = event.t;
+        events.push(event);
     }
 
     fn emit(&mut self, events: &mut Vec<Event>, t: f64, action: Action) {
-        let t = t.max(self.last_t);
-        self.last_t = t;
-        events.push(Event::new(t, action));
+        self.record(events, Event::new(t, action));
     }
 }
 
@@ -701,6 +753,7 @@ mod tests {
             faint: 0.0,
             occupancy: [None; 64],
             fingertip,
+            toucher: None,
             still,
         }
     }
@@ -787,6 +840,53 @@ mod tests {
         let seen = castling_with_fingertips(Square::H1, Square::E1);
         assert_eq!(seen[0], Action::Touch(Square::H1), "{seen:?}");
         assert!(!seen[1..].contains(&Action::Touch(Square::H1)), "{seen:?}");
+    }
+
+    #[test]
+    fn in_a_run_of_moves_each_touch_comes_before_its_own_move_with_its_hand_s_side() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        // White's hand grips e2 and carries it; then Black's grips e7, the
+        // picture never still in between (the moves follow each other fast).
+        let hands = [
+            (vec![Square::E2], Square::E2, Color::White),
+            (
+                vec![Square::E2, Square::E4, Square::E7],
+                Square::E7,
+                Color::Black,
+            ),
+        ];
+        for (changed, tip, side) in hands {
+            for _ in 0..4 {
+                t += 0.05;
+                let mut obs = frame(t, &changed, false, Some(tip));
+                obs.toucher = Some(side);
+                events.extend(tracker.push(&obs).events);
+            }
+        }
+        let after = [Square::E2, Square::E4, Square::E5, Square::E7];
+        for _ in 0..10 {
+            t += 0.05;
+            let mut obs = frame(t, &after, true, None);
+            obs.occupancy[usize::from(Square::E4)] = Some(Color::White);
+            obs.occupancy[usize::from(Square::E5)] = Some(Color::Black);
+            events.extend(tracker.push(&obs).events);
+        }
+        let seen: Vec<(Action, Option<Color>)> =
+            events.iter().map(|e| (e.action, e.side)).collect();
+        assert_eq!(
+            seen,
+            [
+                (Action::Touch(Square::E2), Some(Color::White)),
+                (Action::Lift(Square::E2), None),
+                (Action::Release(Square::E4), None),
+                (Action::Touch(Square::E7), Some(Color::Black)),
+                (Action::Lift(Square::E7), None),
+                (Action::Release(Square::E5), None),
+            ]
+        );
+        assert!(events.windows(2).all(|w| w[0].t <= w[1].t));
     }
 
     #[test]

@@ -6,16 +6,16 @@
 //! in the first frame when not given), the game's referee. Output: a [`Seen`] a frame (the physical events the frame
 //! completed and what the rules made of them).
 
+mod hands;
+
 use std::time::Instant;
 
 use opencv::core::Mat;
 use referee_rules::{ApplyError, Event, Referee, Update};
 use referee_tracker::{Observation, Tracker};
-use referee_vision::{
-    BoardCorners, Detector, Error, Eyes, FAINT_CHANGE, Orientation, locate_board,
-};
-use shakmaty::Square;
+use referee_vision::{BoardCorners, Error, Eyes, FAINT_CHANGE, Orientation, locate_board};
 
+pub use hands::{Fingertip, HandPath, HandSource, REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES};
 pub use referee_vision::Result;
 
 /// How often (seconds, at most) the eyes try following the camera while
@@ -48,9 +48,8 @@ pub struct BoardWatch {
     corners: Option<BoardCorners>,
     orientation: Option<Orientation>,
     eyes: Option<Eyes>,
-    /// The learned detector, for the fingertip (`None` when ONNX Runtime
-    /// cannot load it: moves are still read, touches are not).
-    detector: Option<Detector>,
+    /// Where the hands' fingers are (real-hand models or the detector).
+    hands: HandPath,
     tracker: Tracker,
     referee: Referee,
     /// When the eyes last tried following the camera (seconds).
@@ -68,12 +67,24 @@ impl BoardWatch {
             corners,
             orientation: None,
             eyes: None,
-            detector: load_detector(),
+            hands: HandPath::new(HandSource::default()),
             tracker: Tracker::new(referee.position().clone()),
             referee,
             realigned_at: f64::NEG_INFINITY,
             times: StageTimes::default(),
         }
+    }
+
+    /// Asks `source` about hands (default: told from the footage).
+    #[must_use]
+    pub fn with_hands(mut self, source: HandSource) -> Self {
+        self.hands = HandPath::new(source);
+        self
+    }
+
+    /// Which model decides about hands: chosen, or told from the footage so far.
+    pub fn hand_source(&self) -> HandSource {
+        self.hands.source()
     }
 
     pub fn referee(&self) -> &Referee {
@@ -97,6 +108,7 @@ impl BoardWatch {
     pub fn recalibrate(&mut self) {
         self.orientation = self.orientation().or(self.orientation);
         self.eyes = None;
+        self.hands.reset();
         self.tracker = Tracker::new(self.referee.position().clone());
     }
 
@@ -150,10 +162,9 @@ impl BoardWatch {
             self.times.locate += elapsed_ms(clock);
         }
         let clock = Instant::now();
-        let fingertip = match &mut self.detector {
-            Some(detector) => fingertip(detector, image, eyes)?,
-            None => None,
-        };
+        let fingertip = self
+            .hands
+            .look(image, &eyes.corners(), eyes.orientation())?;
         self.times.detect = colours_ms + elapsed_ms(clock);
         let clock = Instant::now();
         let step = self.tracker.push(&Observation {
@@ -162,7 +173,8 @@ impl BoardWatch {
             scores: reading.scores,
             faint: FAINT_CHANGE,
             occupancy: reading.occupancy,
-            fingertip,
+            fingertip: fingertip.map(|f| f.square),
+            toucher: fingertip.and_then(|f| f.by),
             still: reading.still(),
         });
         if step.accept != 0 {
@@ -195,19 +207,6 @@ impl BoardWatch {
     pub fn finish(&mut self) -> Vec<Update> {
         self.referee.finish()
     }
-}
-
-/// The detector, or `None` with a warning when ONNX Runtime is missing.
-fn load_detector() -> Option<Detector> {
-    Detector::load()
-        .inspect_err(|error| tracing::warn!(%error, "no detector: touches will not be seen"))
-        .ok()
-}
-
-/// The square a fingertip touches, as the detector sees it.
-fn fingertip(detector: &mut Detector, image: &Mat, eyes: &Eyes) -> Result<Option<Square>> {
-    let detection = detector.detect(image, &eyes.corners())?;
-    Ok(detection.fingertip(eyes.orientation()))
 }
 
 fn elapsed_ms(since: Instant) -> f64 {

@@ -1,0 +1,194 @@
+//! Which eyes see the hands, frame by frame: MediaPipe's real-hand models
+//! (trained on real photographs: they decide on real footage) or the
+//! detector's own hand outputs (trained on renders: they serve on rendered
+//! scenes, where MediaPipe finds no hand).
+//!
+//! In `auto`, both run until the footage tells which it is: a real hand
+//! followed for [`REAL_AFTER_FRAMES`] frames in a row makes it real footage
+//! (the detector's hands are then no longer asked); the detector seeing a
+//! hand on [`RENDERED_AFTER_FRAMES`] frames while MediaPipe follows none
+//! makes it a render (MediaPipe then stops, saving its time). A frame where
+//! a real hand's fingers are on a square always gives that square, with the
+//! player whose edge the arm comes from.
+
+use opencv::core::Mat;
+use opencv::prelude::*;
+use referee_vision::hands::on_board::BoardGeometry;
+use referee_vision::hands::{Contact, HandOnBoard};
+use referee_vision::{BoardCorners, Detector, Error, HandModels, HandTracker, Orientation, Result};
+use shakmaty::{Color, Square};
+
+/// Frames in a row a real hand must be followed for the footage to be real.
+pub const REAL_AFTER_FRAMES: u32 = 5;
+/// Frames the detector must see a hand MediaPipe does not for the footage
+/// to be a render.
+pub const RENDERED_AFTER_FRAMES: u32 = 50;
+/// The detector sees a hand from this presence.
+const DETECTOR_HAND: f32 = 0.5;
+
+/// Which model the referee asks about hands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HandSource {
+    /// Told from the footage (see the module's documentation).
+    #[default]
+    Auto,
+    /// MediaPipe's real-hand models only.
+    Real,
+    /// The detector's hand outputs only (rendered scenes).
+    Rendered,
+}
+
+impl std::str::FromStr for HandSource {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "auto" => Ok(Self::Auto),
+            "real" => Ok(Self::Real),
+            "rendered" => Ok(Self::Rendered),
+            other => Err(format!(
+                "`{other}` is not a hand source (auto, real, rendered)"
+            )),
+        }
+    }
+}
+
+/// A fingertip on a square, and whose hand, when known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fingertip {
+    pub square: Square,
+    pub by: Option<Color>,
+}
+
+/// The hands of one board's footage.
+#[derive(Debug)]
+pub struct HandPath {
+    choice: HandSource,
+    /// What the footage was found to be (`Real` or `Rendered`), once told.
+    told: Option<HandSource>,
+    real: Option<HandTracker>,
+    detector: Option<Detector>,
+    geometry: Option<BoardGeometry>,
+    /// Frames in a row with a real hand followed.
+    followed: u32,
+    /// Frames with a hand for the detector and none for MediaPipe.
+    unseen_by_real: u32,
+}
+
+impl HandPath {
+    /// The hand path `choice` asks for, with the models that load (a missing
+    /// one is warned about; moves are read without it).
+    pub fn new(choice: HandSource) -> Self {
+        let real = (choice != HandSource::Rendered)
+            .then(|| {
+                HandModels::load()
+                    .inspect_err(|error| {
+                        tracing::warn!(%error, "no real-hand models: hands on real footage will not be seen")
+                    })
+                    .ok()
+            })
+            .flatten()
+            .map(HandTracker::new);
+        let detector = (choice != HandSource::Real)
+            .then(|| {
+                Detector::load()
+                    .inspect_err(|error| tracing::warn!(%error, "no detector: rendered hands will not be seen"))
+                    .ok()
+            })
+            .flatten();
+        Self {
+            choice,
+            told: None,
+            real,
+            detector,
+            geometry: None,
+            followed: 0,
+            unseen_by_real: 0,
+        }
+    }
+
+    /// What the footage was found to be, or was said to be.
+    pub fn source(&self) -> HandSource {
+        match self.choice {
+            HandSource::Auto => self.told.unwrap_or(HandSource::Auto),
+            chosen => chosen,
+        }
+    }
+
+    /// The board moved or was found again: hands are looked for afresh.
+    pub fn reset(&mut self) {
+        self.geometry = None;
+        if let Some(real) = &mut self.real {
+            real.reset();
+        }
+    }
+
+    /// The fingertip on a square in `image`, for the board at `corners` lying `orientation`.
+    pub fn look(
+        &mut self,
+        image: &Mat,
+        corners: &BoardCorners,
+        orientation: Orientation,
+    ) -> Result<Option<Fingertip>> {
+        let source = self.source();
+        let mut real_hand = false;
+        let mut real_tip = None;
+        if source != HandSource::Rendered
+            && let Some(tracker) = &mut self.real
+        {
+            let size = image.size().map_err(|source| Error::OpenCv {
+                doing: "sizing the frame",
+                source,
+            })?;
+            let geometry = match &mut self.geometry {
+                Some(geometry) => geometry,
+                None => self
+                    .geometry
+                    .insert(BoardGeometry::new(corners, size, orientation)?),
+            };
+            let hands: Vec<HandOnBoard> = tracker
+                .track(image)?
+                .iter()
+                .map(|h| geometry.read(&h.hand))
+                .collect();
+            real_hand = !hands.is_empty();
+            real_tip = chosen_contact(&hands);
+            self.followed = if real_hand { self.followed + 1 } else { 0 };
+            if self.followed >= REAL_AFTER_FRAMES && self.told.is_none() {
+                tracing::info!("real hands followed: the real-hand models decide");
+                self.told = Some(HandSource::Real);
+            }
+        }
+        if real_tip.is_some() || self.source() == HandSource::Real {
+            return Ok(real_tip);
+        }
+        let Some(detector) = &mut self.detector else {
+            return Ok(None);
+        };
+        let detection = detector.detect(image, corners)?;
+        if detection.hand_present >= DETECTOR_HAND && !real_hand {
+            self.unseen_by_real += 1;
+            if self.unseen_by_real >= RENDERED_AFTER_FRAMES && self.told.is_none() {
+                tracing::info!(
+                    "hands only the detector sees: a rendered scene, the detector decides"
+                );
+                self.told = Some(HandSource::Rendered);
+            }
+        }
+        Ok(detection
+            .fingertip(orientation)
+            .map(|square| Fingertip { square, by: None }))
+    }
+}
+
+/// The square fingers are on: a grip before a touch, the first hand's first.
+fn chosen_contact(hands: &[HandOnBoard]) -> Option<Fingertip> {
+    let grip = hands
+        .iter()
+        .find(|h| matches!(h.contact, Some(Contact::Grip(_))));
+    let hand = grip.or_else(|| hands.iter().find(|h| h.contact.is_some()))?;
+    Some(Fingertip {
+        square: hand.contact?.square(),
+        by: hand.reach.player,
+    })
+}
