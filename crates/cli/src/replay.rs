@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use referee_rules::pgn::Tags;
 use referee_rules::{Event, Referee, Verdict};
 use referee_vision::{BoardCorners, VideoReader};
-use referee_watch::BoardWatch;
+use referee_watch::{BoardWatch, HandSource};
 
 use crate::report;
 
@@ -31,6 +31,11 @@ pub struct Args {
     /// The starting position (default: the standard one).
     #[arg(long)]
     fen: Option<String>,
+    /// Which model sees the hands: `auto` (told from the footage), `real`
+    /// (MediaPipe's hand models, for camera footage) or `rendered` (the
+    /// detector's hand outputs, for `referee synth` videos).
+    #[arg(long, default_value = "auto")]
+    hands: HandSource,
     /// A PGN tag, `Name=Value` (repeatable).
     #[arg(long = "tag", value_parser = crate::arbitrate::parse_tag)]
     tags: Vec<(String, String)>,
@@ -63,6 +68,7 @@ pub fn run(args: &Args) -> Result<()> {
         args.corners,
         args.fen.as_deref(),
         Tags(args.tags.clone()),
+        args.hands,
         true,
     )?;
     if let Some(path) = &args.pgn_out {
@@ -105,12 +111,13 @@ pub fn replay(
     corners: Option<BoardCorners>,
     fen: Option<&str>,
     tags: Tags,
+    hands: HandSource,
     progress: bool,
 ) -> Result<Verdict> {
     let started = Instant::now();
     let mut reader = VideoReader::open(video)?;
     let referee = Referee::from_fen(fen, tags).map_err(|e| anyhow!("--fen: {e}"))?;
-    let mut watch = BoardWatch::new(referee, corners);
+    let mut watch = BoardWatch::new(referee, corners).with_hands(hands);
     let bar = if progress {
         ProgressBar::new(reader.length.unwrap_or(0))
     } else {
@@ -187,6 +194,15 @@ pub fn replay(
     if let Some(corners) = watch.corners() {
         stats.insert("corners".into(), serde_json::json!(corners.0));
     }
+    stats.insert(
+        "hands".into(),
+        match watch.hand_source() {
+            HandSource::Auto => "undecided",
+            HandSource::Real => "real",
+            HandSource::Rendered => "rendered",
+        }
+        .into(),
+    );
     if let Some(orientation) = watch.orientation() {
         stats.insert("white_side".into(), orientation.white_side().into());
     }

@@ -96,6 +96,41 @@ fn reads_the_real_opening_filmed_with_a_webcam() {
             .expect("incidents")
             .is_empty()
     );
+    // The real-hand models see the hands: each moved piece touched by its
+    // own side's hand before it is lifted, and no other piece touched.
+    assert_eq!(verdict["stats"]["hands"], "real");
+    let events = verdict["events"].as_array().expect("events");
+    let touches: Vec<(&str, &str)> = events
+        .iter()
+        .filter(|e| e["type"] == "touch")
+        .map(|e| {
+            (
+                e["square"].as_str().expect("a square"),
+                e["side"].as_str().unwrap_or("?"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        touches,
+        [
+            ("e2", "white"),
+            ("e7", "black"),
+            ("d1", "white"),
+            ("b8", "black")
+        ]
+    );
+    for (square, _) in touches {
+        let at = |kind: &str| {
+            events
+                .iter()
+                .position(|e| e["type"] == kind && e["square"] == square)
+                .unwrap_or_else(|| panic!("no {kind} of {square}: {events:?}"))
+        };
+        assert!(
+            at("touch") < at("lift"),
+            "{square} touched before it is lifted"
+        );
+    }
 }
 
 #[test]

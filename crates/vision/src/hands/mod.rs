@@ -216,33 +216,30 @@ impl HandTracker {
         self.hands.clear();
     }
 
-    /// Follows the hands into the next frame.
+    /// Follows the hands into the next frame: each followed hand looked
+    /// for in the crop its last landmarks place, then, while fewer than
+    /// [`MAX_HANDS`] are followed, new ones from the palm model.
     pub fn track(&mut self, image: &Mat) -> Result<&[TrackedHand]> {
-        let mut kept = Vec::with_capacity(MAX_HANDS);
-        for previous in std::mem::take(&mut self.hands) {
-            let roi = HandRoi::from_landmarks(&previous.hand.landmarks);
-            let hand = self.models.hand(image, &roi)?;
-            if hand.presence >= HAND_MIN_PRESENCE {
-                kept.push(TrackedHand {
-                    hand,
-                    roi,
-                    frames: previous.frames + 1,
-                });
-            }
-        }
-        if kept.len() < MAX_HANDS {
+        self.follow(image)?;
+        if self.hands.len() < MAX_HANDS {
             self.palm_runs += 1;
             for palm in self.models.palms(image)? {
-                if kept.len() >= MAX_HANDS {
+                if self.hands.len() >= MAX_HANDS {
                     break;
                 }
                 let roi = HandRoi::from_palm(&palm);
-                if kept.iter().any(|h| h.roi.overlap(&roi) > SAME_HAND_OVERLAP) {
+                if self
+                    .hands
+                    .iter()
+                    .any(|h| h.roi.overlap(&roi) > SAME_HAND_OVERLAP)
+                {
                     continue;
                 }
                 let hand = self.models.hand(image, &roi)?;
-                if hand.presence >= HAND_MIN_PRESENCE {
-                    kept.push(TrackedHand {
+                if hand.presence >= HAND_MIN_PRESENCE
+                    && !self.hands.iter().any(|h| h.hand.same_as(&hand))
+                {
+                    self.hands.push(TrackedHand {
                         hand,
                         roi,
                         frames: 1,
@@ -250,17 +247,24 @@ impl HandTracker {
                 }
             }
         }
-        // Two crops that found the same hand: keep the one followed longer.
-        kept.sort_by(|a, b| b.frames.cmp(&a.frames));
-        let mut hands: Vec<TrackedHand> = Vec::with_capacity(kept.len());
-        for hand in kept {
-            let same = hands.iter().any(|h| {
-                HandRoi::from_landmarks(&h.hand.landmarks)
-                    .overlap(&HandRoi::from_landmarks(&hand.hand.landmarks))
-                    > SAME_HAND_OVERLAP
-            });
-            if !same {
-                hands.push(hand);
+        Ok(&self.hands)
+    }
+
+    /// Follows the hands already followed into the next frame, each in the
+    /// crop its last landmarks place (no palm model): a hand no longer
+    /// present there is lost.
+    pub fn follow(&mut self, image: &Mat) -> Result<&[TrackedHand]> {
+        let mut hands: Vec<TrackedHand> = Vec::with_capacity(MAX_HANDS);
+        for previous in std::mem::take(&mut self.hands) {
+            let roi = HandRoi::from_landmarks(&previous.hand.landmarks);
+            let hand = self.models.hand(image, &roi)?;
+            // Two crops that found the same hand: the one followed longer stays.
+            if hand.presence >= HAND_MIN_PRESENCE && !hands.iter().any(|h| h.hand.same_as(&hand)) {
+                hands.push(TrackedHand {
+                    hand,
+                    roi,
+                    frames: previous.frames + 1,
+                });
             }
         }
         self.hands = hands;

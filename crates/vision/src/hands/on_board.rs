@@ -246,7 +246,8 @@ mod tests {
     /// A board filling 400x400 pixels of a 640x480 image, seen straight down.
     fn square_board() -> BoardGeometry {
         let corners = BoardCorners([[120.0, 40.0], [520.0, 40.0], [520.0, 440.0], [120.0, 440.0]]);
-        BoardGeometry::new(&corners, Size::new(640, 480), Orientation::WhiteBottom).unwrap()
+        BoardGeometry::new(&corners, Size::new(640, 480), Orientation::WhiteBottom)
+            .expect("a board")
     }
 
     fn hand_with(index: [f32; 2], thumb: [f32; 2], wrist: [f32; 2]) -> Hand {

@@ -220,10 +220,10 @@ mod tests {
         assert!(close(top_middle, [156.0, 100.0]), "{top_middle:?}");
         // And the pixels follow: a bright spot right of centre lands at the crop's top.
         let mut image =
-            Mat::new_rows_cols_with_default(200, 200, CV_8UC3, Scalar::all(0.0)).unwrap();
-        *image.at_2d_mut::<Vec3b>(100, 150).unwrap() = Vec3b::from([255, 255, 255]);
-        let crop = roi.crop(&image).unwrap();
-        let spot = crop.at_2d::<Vec3b>(12, 112).unwrap()[0];
+            Mat::new_rows_cols_with_default(200, 200, CV_8UC3, Scalar::all(0.0)).expect("an image");
+        *image.at_2d_mut::<Vec3b>(100, 150).expect("a pixel") = Vec3b::from([255, 255, 255]);
+        let crop = roi.crop(&image).expect("a crop");
+        let spot = crop.at_2d::<Vec3b>(12, 112).expect("a pixel")[0];
         assert!(spot > 100, "crop at (112, 12) is {spot}");
     }
 
