@@ -112,6 +112,37 @@ impl Detection {
             .find(|sq| orientation.cell(usize::from(sq.file()), usize::from(sq.rank())) == cell)
     }
 
+    /// Whose hand is over the board when it lies `orientation`: the arm
+    /// comes in over its player's edge, so the hand-covered squares reach
+    /// that player's first rank. Both edges reached (a hand stretched across
+    /// the board, or two hands): the edge farther from the fingertip, where
+    /// the arm is. Neither reached: the hand barely comes over the board, so
+    /// the fingertip lies near its player's edge (in the three ranks next to
+    /// it; `None` in the middle two, or with no fingertip).
+    pub fn hand_side(&self, orientation: Orientation) -> Option<Color> {
+        use shakmaty::Rank;
+        let reaches = |rank: usize| {
+            (0..8).any(|file| self.square(orientation, file, rank).hand >= HAND_THRESHOLD)
+        };
+        let tip = self.fingertip(orientation).map(|sq| sq.rank());
+        match (reaches(0), reaches(7)) {
+            (true, false) => Some(Color::White),
+            (false, true) => Some(Color::Black),
+            (true, true) => tip.map(|rank| {
+                if rank >= Rank::Fifth {
+                    Color::White
+                } else {
+                    Color::Black
+                }
+            }),
+            (false, false) => match tip? {
+                rank if rank <= Rank::Third => Some(Color::White),
+                rank if rank >= Rank::Sixth => Some(Color::Black),
+                _ => None,
+            },
+        }
+    }
+
     /// Which way the board lies, from where the pieces stand: of the ways
     /// that put a dark square at a1 (`a1_dark(orientation)`), the one with
     /// White's pieces nearest White's edge. `None` when no piece is seen.
@@ -245,4 +276,59 @@ fn planar(image: &Mat) -> Result<Vec<f32>> {
         }
     }
     Ok(planes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reading with a hand over `covered` and the fingertip on `tip`,
+    /// White at the bottom.
+    fn reading(covered: &[Square], tip: Option<Square>) -> Detection {
+        let o = Orientation::WhiteBottom;
+        let mut cells = [CellReading {
+            classes: [0.0; 13],
+            hand: 0.0,
+            touch: 0.0,
+        }; 64];
+        for sq in covered {
+            cells[o.cell(usize::from(sq.file()), usize::from(sq.rank()))].hand = 0.9;
+        }
+        if let Some(sq) = tip {
+            cells[o.cell(usize::from(sq.file()), usize::from(sq.rank()))].touch = 0.9;
+        }
+        Detection {
+            cells,
+            hand_present: 1.0,
+            features: Vec::new(),
+            feature_len: 0,
+        }
+    }
+
+    #[test]
+    fn the_hand_s_side_is_the_edge_its_arm_crosses() {
+        let o = Orientation::WhiteBottom;
+        // White's arm reaching e4 over e1-e3.
+        let white = reading(&[Square::E1, Square::E2, Square::E3], Some(Square::E4));
+        assert_eq!(white.hand_side(o), Some(Color::White));
+        // Black's arm reaching d5 over d8-d6.
+        let black = reading(&[Square::D8, Square::D7, Square::D6], Some(Square::D5));
+        assert_eq!(black.hand_side(o), Some(Color::Black));
+        // White stretching to g8 across the whole board: the arm is at White's edge.
+        let file_g = [Square::G1, Square::G2, Square::G4, Square::G6, Square::G8];
+        assert_eq!(
+            reading(&file_g, Some(Square::G8)).hand_side(o),
+            Some(Color::White)
+        );
+        // A fingertip just over the board's edge, no arm over it.
+        assert_eq!(
+            reading(&[], Some(Square::G1)).hand_side(o),
+            Some(Color::White)
+        );
+        assert_eq!(
+            reading(&[], Some(Square::B7)).hand_side(o),
+            Some(Color::Black)
+        );
+        assert_eq!(reading(&[], Some(Square::D4)).hand_side(o), None);
+    }
 }

@@ -175,9 +175,10 @@ impl HandPath {
                 self.told = Some(HandSource::Rendered);
             }
         }
-        Ok(detection
-            .fingertip(orientation)
-            .map(|square| Fingertip { square, by: None }))
+        Ok(detection.fingertip(orientation).map(|square| Fingertip {
+            square,
+            by: detection.hand_side(orientation),
+        }))
     }
 }
 
