@@ -1,6 +1,8 @@
 """Measures the whole chain on rendered games: renders every scenario of
 tests/data/scenarios with `referee synth`, replays its video with
-`referee replay` (corners from the truth), and prints for each whether the
+`referee replay` (corners from the truth; the announced adjustments, which no
+camera sees, given as an app or a button would give them: `--events` with the
+truth's `declare` events), and prints for each whether the
 moves and the incidents (kind, article, ply, side) are exact, with speed and
 latency. Needs only Python's standard library and a release build:
 
@@ -100,7 +102,12 @@ def main():
             if args.drop > 0:
                 video = drop_frames(video, args.drop, seed=len(scenario.stem))
             fen = [line.split(None, 2)[2] for line in scenario.read_text().splitlines() if line.startswith("start fen ")]
-            verdict = json.loads(run("replay", video, "--json", "--corners", corners, *(["--fen", fen[0]] if fen else [])))
+            declares = out / "declares.jsonl"
+            declares.write_text("".join(json.dumps(e) + "\n" for e in truth["events"] if e["type"] == "declare"))
+            verdict = json.loads(run(
+                "replay", video, "--json", "--corners", corners, "--events", declares,
+                *(["--fen", fen[0]] if fen else []),
+            ))
             got = [m["san"] for m in verdict["moves"]]
             want = [m["san"] for m in truth["moves"]]
             prefix = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))

@@ -36,6 +36,11 @@ pub struct Args {
     /// detector's hand outputs, for `referee synth` videos).
     #[arg(long, default_value = "auto")]
     hands: HandSource,
+    /// Events the camera cannot see, JSON Lines as contracts.md §1 (an
+    /// announced adjustment from an app or a button, a connected clock's
+    /// presses), merged by time with those read from the video.
+    #[arg(long)]
+    events: Option<PathBuf>,
     /// A PGN tag, `Name=Value` (repeatable).
     #[arg(long = "tag", value_parser = crate::arbitrate::parse_tag)]
     tags: Vec<(String, String)>,
@@ -62,13 +67,27 @@ pub fn parse_corners(text: &str) -> Result<BoardCorners, String> {
     Ok(corners)
 }
 
+/// The events of a JSON Lines file.
+fn outside_events(path: &Path) -> Result<Vec<Event>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let events = referee_rules::parse_event_log(&text)
+        .with_context(|| format!("{}: not an event log", path.display()))?;
+    Ok(events.into_iter().map(|(_, event)| event).collect())
+}
+
 pub fn run(args: &Args) -> Result<()> {
+    let outside = match &args.events {
+        Some(path) => outside_events(path)?,
+        None => Vec::new(),
+    };
     let verdict = replay(
         &args.video,
         args.corners,
         args.fen.as_deref(),
         Tags(args.tags.clone()),
         args.hands,
+        outside,
         true,
     )?;
     if let Some(path) = &args.pgn_out {
@@ -112,12 +131,16 @@ pub fn replay(
     fen: Option<&str>,
     tags: Tags,
     hands: HandSource,
+    outside: Vec<Event>,
     progress: bool,
 ) -> Result<Verdict> {
     let started = Instant::now();
     let mut reader = VideoReader::open(video)?;
     let referee = Referee::from_fen(fen, tags).map_err(|e| anyhow!("--fen: {e}"))?;
     let mut watch = BoardWatch::new(referee, corners).with_hands(hands);
+    for event in outside {
+        watch.add_outside(event);
+    }
     let bar = if progress {
         ProgressBar::new(reader.length.unwrap_or(0))
     } else {
@@ -161,6 +184,9 @@ pub fn replay(
         return Err(anyhow!("{}: the video has no frames", video.display()));
     }
     bar.finish_and_clear();
+    let last = watch.flush_outside();
+    rejected += u64::from(last.rejected);
+    events.extend(last.events);
     watch.finish();
     let mut verdict = watch.referee().verdict();
     verdict.events = events;

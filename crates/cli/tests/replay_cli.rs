@@ -239,3 +239,72 @@ fn the_board_is_found_when_no_corners_are_given() {
     }
     let _ = std::fs::remove_dir_all(out);
 }
+
+#[test]
+fn a_touch_on_the_opponent_s_turn_is_seen_with_the_clock_and_the_hand_s_side() {
+    // White touches g1 after pressing the clock on d4 (Black to move), then
+    // Black announces an adjustment and adjusts g8. The clock press and the
+    // side of White's hand come from the video; the announcement, which no
+    // camera sees, from outside (`--events`, as an app or a button gives it).
+    let (out, truth) = render("opponent_touch", "outside");
+    let video = out.join("video.avi");
+    let declares = out.join("declares.jsonl");
+    let lines: String = truth["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["type"] == "declare")
+        .map(|e| format!("{e}\n"))
+        .collect();
+    std::fs::write(&declares, lines).expect("write");
+    let run = referee_ok(&[
+        "replay",
+        video.to_str().expect("utf-8"),
+        "--json",
+        "--corners",
+        &corners(&truth),
+        "--events",
+        declares.to_str().expect("utf-8"),
+    ]);
+    let verdict: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+    assert_eq!(sans(&verdict), ["d4", "d5"]);
+    let events = verdict["events"].as_array().expect("events");
+    let kinds: Vec<&str> = events.iter().filter_map(|e| e["type"].as_str()).collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "clock").count(),
+        2,
+        "{kinds:?}"
+    );
+    assert!(kinds.contains(&"declare"), "{kinds:?}");
+    let incidents: Vec<(String, String, u64)> = verdict["incidents"]
+        .as_array()
+        .expect("incidents")
+        .iter()
+        .map(|i| {
+            (
+                i["kind"].as_str().expect("kind").to_string(),
+                i["side"].as_str().expect("side").to_string(),
+                i["ply"].as_u64().expect("ply"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        incidents,
+        [("touch_on_opponent_turn".to_string(), "white".to_string(), 2)]
+    );
+    // A log that is not one is refused, naming the file and the line.
+    let bad = out.join("bad.jsonl");
+    std::fs::write(&bad, "{\"t\": 1.0, \"type\": \"jump\"}\n").expect("write");
+    let run = referee(&[
+        "replay",
+        video.to_str().expect("utf-8"),
+        "--events",
+        bad.to_str().expect("utf-8"),
+    ]);
+    assert!(!run.status.success());
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("bad.jsonl") && stderr.contains("line 1"),
+        "{stderr}"
+    );
+}

@@ -44,6 +44,8 @@ pub struct Observation {
     /// Whose hand that fingertip is (from the edge its arm comes from),
     /// when the eyes can tell: the touch is then that side's.
     pub toucher: Option<Color>,
+    /// A hand is at the clock beside the board (when the eyes see a clock).
+    pub at_clock: bool,
     /// The picture did not change since the previous frame.
     pub still: bool,
 }
@@ -55,6 +57,9 @@ pub struct Step {
     /// A move was read: on these squares (one bit per `Square` index) the
     /// present picture is the new accepted board.
     pub accept: u64,
+    /// Nothing seen waits to be reported (no touch held, the board as
+    /// accepted): no later step brings an event earlier than this frame.
+    pub idle: bool,
 }
 
 /// What a still change was read as.
@@ -135,6 +140,8 @@ fn around(squares: u64) -> u64 {
         .fold(0, |near, sq| near | shakmaty::attacks::king_attacks(sq).0)
 }
 
+/// Frames in a row a hand must be at the clock for a press (a press is quick).
+pub const CLOCK_FRAMES: u32 = 1;
 /// Frames a fingertip must rest on one square to count as a deliberate touch.
 pub const DWELL_FRAMES: u32 = 3;
 /// Still frames with the same change before a move is accepted…
@@ -187,6 +194,14 @@ pub struct Tracker {
     last_t: f64,
     /// When each square was first seen changed since the last accepted picture.
     first_changed: [Option<f64>; 64],
+    /// Moves read so far.
+    moves_read: u64,
+    /// Frames in a row with a hand at the clock.
+    at_clock: u32,
+    /// A move was read and no clock press seen after it.
+    unclocked: bool,
+    /// A press seen before the move it ends was read.
+    press_waiting: bool,
 }
 
 impl Tracker {
@@ -203,6 +218,10 @@ impl Tracker {
             last_motion: 0.0,
             last_t: 0.0,
             first_changed: [None; 64],
+            moves_read: 0,
+            at_clock: 0,
+            unclocked: false,
+            press_waiting: false,
         }
     }
 
@@ -213,6 +232,46 @@ impl Tracker {
 
     /// Takes one frame.
     pub fn push(&mut self, obs: &Observation) -> Step {
+        let pressed = self.follow_clock(obs);
+        let read_before = self.moves_read;
+        let mut step = self.read_frame(obs);
+        let moved = self.moves_read != read_before;
+        if moved {
+            self.unclocked = true;
+        }
+        if pressed {
+            if obs.changed != 0 && !moved {
+                // The move this press ends is not read yet.
+                self.press_waiting = true;
+            } else if self.unclocked {
+                self.press_clock(&mut step.events, obs.t);
+            }
+        }
+        if moved && std::mem::take(&mut self.press_waiting) {
+            self.press_clock(&mut step.events, obs.t);
+        }
+        if obs.changed == 0 && !moved {
+            self.press_waiting = false;
+        }
+        step.idle = obs.changed == 0 && self.held.is_empty() && !self.press_waiting;
+        step
+    }
+
+    /// Whether this frame completes a press of the clock: a hand at it for
+    /// [`CLOCK_FRAMES`] frames in a row (one press while it stays).
+    fn follow_clock(&mut self, obs: &Observation) -> bool {
+        self.at_clock = if obs.at_clock { self.at_clock + 1 } else { 0 };
+        self.at_clock == CLOCK_FRAMES
+    }
+
+    /// The mover pressed the clock, ending the move read last.
+    fn press_clock(&mut self, events: &mut Vec<Event>, t: f64) {
+        self.unclocked = false;
+        self.record(events, Event::new(t, Action::Clock));
+    }
+
+    /// Reads one frame's board: touches, and moves once the board is still.
+    fn read_frame(&mut self, obs: &Observation) -> Step {
         let mut step = Step::default();
         self.follow_fingertip(obs);
         for (index, first) in self.first_changed.iter_mut().enumerate() {
@@ -279,6 +338,7 @@ impl Tracker {
                 self.table = target;
             }
             self.report_held(&mut step.events, &moves, t);
+            self.moves_read += 1;
             self.touched.clear();
             self.pending = None;
             self.first_changed = [None; 64];
@@ -754,6 +814,7 @@ mod tests {
             occupancy: [None; 64],
             fingertip,
             toucher: None,
+            at_clock: false,
             still,
         }
     }
@@ -884,6 +945,42 @@ mod tests {
                 (Action::Touch(Square::E7), Some(Color::Black)),
                 (Action::Lift(Square::E7), None),
                 (Action::Release(Square::E5), None),
+            ]
+        );
+        assert!(events.windows(2).all(|w| w[0].t <= w[1].t));
+    }
+
+    #[test]
+    fn a_hand_at_the_clock_presses_it_after_the_move_it_ends() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        let mut push = |changed: &[Square], still: bool, at_clock: bool, t: f64| {
+            let mut obs = frame(t, changed, still, None);
+            obs.at_clock = at_clock;
+            tracker.push(&obs).events
+        };
+        // e2-e4 made, the hand goes to the clock before the board is read…
+        for _ in 0..3 {
+            t += 0.05;
+            events.extend(push(&[Square::E2, Square::E4], false, true, t));
+        }
+        for _ in 0..6 {
+            t += 0.05;
+            events.extend(push(&[Square::E2, Square::E4], true, false, t));
+        }
+        // …then Black's hand at the clock with no move made: no press.
+        for _ in 0..3 {
+            t += 0.05;
+            events.extend(push(&[], true, true, t));
+        }
+        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        assert_eq!(
+            actions,
+            [
+                Action::Lift(Square::E2),
+                Action::Release(Square::E4),
+                Action::Clock
             ]
         );
         assert!(events.windows(2).all(|w| w[0].t <= w[1].t));

@@ -14,6 +14,7 @@
 //!   the fingertip from the rectified board.
 //! - [`hands`]: real hands (MediaPipe's palm and landmark models, made
 //!   ONNX on this machine), followed frame to frame, fingertips on squares.
+//! - [`clock`]: a hand reaching the clock beside the board.
 //! - [`eyes`]: both on one board, frame after frame, squares named a1..h8.
 //! - [`still`]: one still picture read whole (`referee detect`).
 //! - [`venue`]: the detector adapted to this board, set and light on the
@@ -24,6 +25,7 @@
 //!   the project's models.
 
 pub mod baseline;
+pub mod clock;
 pub mod detector;
 mod error;
 pub mod eyes;
@@ -37,6 +39,7 @@ pub mod venue;
 pub mod video;
 
 pub use baseline::{Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Occupant, Orientation};
+pub use clock::ClockWatch;
 pub use detector::{CellReading, DETECTOR_RECTIFIER, Detection, Detector};
 pub use error::{Error, Result};
 pub use eyes::{BoardReading, Eyes};

@@ -8,12 +8,16 @@
 
 mod hands;
 
+use std::collections::VecDeque;
 use std::time::Instant;
 
 use opencv::core::Mat;
+use opencv::prelude::MatTraitConst;
 use referee_rules::{ApplyError, Event, Referee, Update};
 use referee_tracker::{Observation, Tracker};
-use referee_vision::{BoardCorners, Error, Eyes, FAINT_CHANGE, Orientation, locate_board};
+use referee_vision::{
+    BoardCorners, ClockWatch, Error, Eyes, FAINT_CHANGE, Orientation, locate_board,
+};
 
 pub use hands::{Fingertip, HandPath, HandSource, REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES};
 pub use referee_vision::Result;
@@ -50,6 +54,13 @@ pub struct BoardWatch {
     eyes: Option<Eyes>,
     /// Where the hands' fingers are (real-hand models or the detector).
     hands: HandPath,
+    /// Events the camera cannot see (an announced adjustment from an app or
+    /// a button, a connected clock), waiting for their place in time among
+    /// the events the tracker reports.
+    outside: VecDeque<Event>,
+    /// The zones beside the board where a clock stands, placed from the
+    /// eyes' corners (again when those move).
+    clock: Option<ClockWatch>,
     tracker: Tracker,
     referee: Referee,
     /// When the eyes last tried following the camera (seconds).
@@ -68,6 +79,8 @@ impl BoardWatch {
             orientation: None,
             eyes: None,
             hands: HandPath::new(HandSource::default()),
+            clock: None,
+            outside: VecDeque::new(),
             tracker: Tracker::new(referee.position().clone()),
             referee,
             realigned_at: f64::NEG_INFINITY,
@@ -108,6 +121,7 @@ impl BoardWatch {
     pub fn recalibrate(&mut self) {
         self.orientation = self.orientation().or(self.orientation);
         self.eyes = None;
+        self.clock = None;
         self.hands.reset();
         self.tracker = Tracker::new(self.referee.position().clone());
     }
@@ -165,6 +179,7 @@ impl BoardWatch {
         let fingertip = self
             .hands
             .look(image, &eyes.corners(), eyes.orientation())?;
+        let at_clock = at_clock(&mut self.clock, image, eyes)?;
         self.times.detect = colours_ms + elapsed_ms(clock);
         let clock = Instant::now();
         let step = self.tracker.push(&Observation {
@@ -175,6 +190,7 @@ impl BoardWatch {
             occupancy: reading.occupancy,
             fingertip: fingertip.map(|f| f.square),
             toucher: fingertip.and_then(|f| f.by),
+            at_clock,
             still: reading.still(),
         });
         if step.accept != 0 {
@@ -184,16 +200,48 @@ impl BoardWatch {
         let clock = Instant::now();
         let mut seen = Seen::default();
         for event in step.events {
-            match self.referee.apply(&event) {
-                Ok(updates) => {
-                    seen.events.push(event);
-                    seen.updates.extend(updates);
-                }
-                Err(_) => seen.rejected += 1,
-            }
+            self.release_outside(event.t, &mut seen);
+            self.apply_seen(event, &mut seen);
+        }
+        if step.idle {
+            self.release_outside(t, &mut seen);
         }
         self.times.rules = elapsed_ms(clock);
         Ok(seen)
+    }
+
+    /// An event the camera cannot see (contracts.md §1: `declare` from an
+    /// app, a button or the arbiter; `clock` from a connected clock), put
+    /// in its place in time among those the frames bring.
+    pub fn add_outside(&mut self, event: Event) {
+        let at = self.outside.partition_point(|e| e.t <= event.t);
+        self.outside.insert(at, event);
+    }
+
+    /// The events from outside still waiting, applied (the stream ended).
+    pub fn flush_outside(&mut self) -> Seen {
+        let mut seen = Seen::default();
+        self.release_outside(f64::INFINITY, &mut seen);
+        seen
+    }
+
+    /// Applies the events from outside up to time `t`.
+    fn release_outside(&mut self, t: f64, seen: &mut Seen) {
+        while self.outside.front().is_some_and(|e| e.t <= t) {
+            if let Some(event) = self.outside.pop_front() {
+                self.apply_seen(event, seen);
+            }
+        }
+    }
+
+    fn apply_seen(&mut self, event: Event, seen: &mut Seen) {
+        match self.referee.apply(&event) {
+            Ok(updates) => {
+                seen.events.push(event);
+                seen.updates.extend(updates);
+            }
+            Err(_) => seen.rejected += 1,
+        }
     }
 
     /// One physical event known without a frame (a stored log replayed):
@@ -207,6 +255,22 @@ impl BoardWatch {
     pub fn finish(&mut self) -> Vec<Update> {
         self.referee.finish()
     }
+}
+
+/// Whether a hand is at the clock, the zones placed from the eyes' corners.
+fn at_clock(clock: &mut Option<ClockWatch>, image: &Mat, eyes: &Eyes) -> Result<bool> {
+    let corners = eyes.corners();
+    let clock = match clock {
+        Some(clock) if clock.corners() == corners => clock,
+        _ => {
+            let size = image.size().map_err(|source| Error::OpenCv {
+                doing: "sizing the frame",
+                source,
+            })?;
+            clock.insert(ClockWatch::new(&corners, eyes.orientation(), size)?)
+        }
+    };
+    clock.hand_at_clock(image)
 }
 
 fn elapsed_ms(since: Instant) -> f64 {
