@@ -343,6 +343,22 @@ impl Tracker {
             self.pending = None;
             self.first_changed = [None; 64];
             self.last_accepted = step.accept;
+        } else if self.press_waiting
+            && let Some(board) = self.relocation(&change, obs)
+        {
+            // No legal move explains the change, yet the mover pressed the
+            // clock: a piece was moved where it may not go (art. 7.5).
+            let t = self.last_motion.max(self.last_t);
+            let us = self.pos.turn();
+            let actions = transition(&self.table, &board, us);
+            step.accept = board_difference(&self.table, &board);
+            self.table = board;
+            self.report_held(&mut step.events, &[(us, actions)], t);
+            self.moves_read += 1;
+            self.touched.clear();
+            self.pending = None;
+            self.first_changed = [None; 64];
+            self.last_accepted = step.accept;
         } else if obs.t - since >= STALE_SECONDS && self.reads_as_table(obs) {
             // The board looks as the table says, long after, and no move
             // explains the change: the picture was accepted while a hand lay
@@ -360,6 +376,31 @@ impl Tracker {
             }
         }
         step
+    }
+
+    /// The one piece of the side to move that the change and the colours
+    /// show gone from its square to another (empty, or the opponent's piece
+    /// taken) where no legal move takes it: the table after it.
+    fn relocation(&self, change: &ChangeSet, obs: &Observation) -> Option<Board> {
+        let us = self.pos.turn();
+        let seen = |sq: Square| obs.occupancy[usize::from(sq)];
+        let candidates = squares_in(change.bits).flat_map(|from| {
+            squares_in(change.bits).filter_map(move |to| {
+                let piece = self.table.piece_at(from).filter(|p| p.color == us)?;
+                if to == from || self.table.piece_at(to).is_some_and(|p| p.color == us) {
+                    return None;
+                }
+                if seen(from).is_some() || seen(to) != Some(us) {
+                    return None;
+                }
+                let mut board = self.table.clone();
+                board.discard_piece_at(from);
+                board.set_piece_at(to, piece);
+                let fit = change.fits(board_difference(&self.table, &board))?;
+                Some((board, fit))
+            })
+        });
+        best(candidates)
     }
 
     /// The changed squares whose colours read as the table holds.
@@ -411,6 +452,19 @@ impl Tracker {
             return Some(Reading {
                 completed: Vec::new(),
                 steps: vec![(us, board)],
+            });
+        }
+        // A piece moved where it may not go, put back: the table is the
+        // record's position again.
+        if standing.is_none()
+            && &self.table != self.pos.board()
+            && change
+                .fits(board_difference(&self.table, self.pos.board()))
+                .is_some()
+        {
+            return Some(Reading {
+                completed: Vec::new(),
+                steps: vec![(us, self.pos.board().clone())],
             });
         }
         let (mut completed, from) = match standing {
@@ -981,6 +1035,55 @@ mod tests {
                 Action::Lift(Square::E2),
                 Action::Release(Square::E4),
                 Action::Clock
+            ]
+        );
+        assert!(events.windows(2).all(|w| w[0].t <= w[1].t));
+    }
+
+    #[test]
+    fn a_piece_moved_where_it_may_not_go_and_clocked_is_read_then_put_back() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        let mut push =
+            |changed: &[Square], still: bool, at_clock: bool, white_on: &[Square], t: f64| {
+                let mut obs = frame(t, changed, still, None);
+                obs.at_clock = at_clock;
+                for sq in white_on {
+                    obs.occupancy[usize::from(*sq)] = Some(Color::White);
+                }
+                tracker.push(&obs).events
+            };
+        // Ng1-g3 (no such move), still, then the clock pressed.
+        let moved = [Square::G1, Square::G3];
+        for _ in 0..4 {
+            t += 0.05;
+            events.extend(push(&moved, true, false, &[Square::G3], t));
+        }
+        assert!(
+            events.is_empty(),
+            "no legal move: nothing read without the clock"
+        );
+        t += 0.05;
+        events.extend(push(&moved, false, true, &[Square::G3], t));
+        for _ in 0..4 {
+            t += 0.05;
+            events.extend(push(&moved, true, false, &[Square::G3], t));
+        }
+        // The knight put back on g1: the change from the accepted picture.
+        for _ in 0..4 {
+            t += 0.05;
+            events.extend(push(&moved, true, false, &[Square::G1], t));
+        }
+        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        assert_eq!(
+            actions,
+            [
+                Action::Lift(Square::G1),
+                Action::Release(Square::G3),
+                Action::Clock,
+                Action::Lift(Square::G3),
+                Action::Release(Square::G1),
             ]
         );
         assert!(events.windows(2).all(|w| w[0].t <= w[1].t));
