@@ -168,6 +168,9 @@ struct HeldTouch {
     square: Square,
     /// Whose hand, when the eyes could tell.
     by: Option<Color>,
+    /// The piece was shifted within its square (its picture changed, its
+    /// colour did not): an adjustment, not a bare touch.
+    shifted: bool,
 }
 
 /// Turns observations into events.
@@ -240,8 +243,9 @@ impl Tracker {
             self.unclocked = true;
         }
         if pressed {
-            if obs.changed != 0 && !moved {
-                // The move this press ends is not read yet.
+            // Squares changed beyond the last move's (whose picture may
+            // still be refreshing): the move this press ends is not read yet.
+            if obs.changed & !self.last_accepted != 0 && !moved {
                 self.press_waiting = true;
             } else if self.unclocked {
                 self.press_clock(&mut step.events, obs.t);
@@ -363,13 +367,22 @@ impl Tracker {
             // The board looks as the table says, long after, and no move
             // explains the change: the picture was accepted while a hand lay
             // there, or the light changed. Take these squares as they are now.
+            // A piece touched there that stands changed was shifted.
+            for touch in &mut self.held {
+                touch.shifted |= obs.changed & (1 << usize::from(touch.square)) != 0;
+            }
             step.accept = obs.changed;
             self.pending = None;
         } else if obs.t - since >= STABLE_RUN_SECONDS {
             // The squares of the last move still differ from the picture
-            // taken when it was read, and show what the table holds: that
-            // picture was taken with the hand still over them.
-            let residue = obs.changed & self.last_accepted & self.as_table(obs);
+            // taken when it was read: that picture was taken with the hand
+            // still over them. Refreshed once they show what the table holds,
+            // or, the colours misled by a leaning neighbour, once still long
+            // after (a legal move explained them when it was read).
+            let mut residue = obs.changed & self.last_accepted;
+            if obs.t - since < STALE_SECONDS {
+                residue &= self.as_table(obs);
+            }
             if residue != 0 {
                 step.accept = residue;
                 self.pending = None;
@@ -510,6 +523,7 @@ impl Tracker {
                 t: obs.t,
                 square: tip,
                 by: obs.toucher,
+                shifted: false,
             });
         }
     }
@@ -560,7 +574,12 @@ impl Tracker {
                     tracing::trace!(t = touch.t, sq = %touch.square, "a touch in the course of the move");
                     continue;
                 }
-                let event = Event::new(touch.t, Action::Touch(touch.square));
+                let action = if touch.shifted {
+                    Action::Adjust(touch.square)
+                } else {
+                    Action::Touch(touch.square)
+                };
+                let event = Event::new(touch.t, action);
                 self.record(
                     events,
                     match touch.by {
@@ -1087,6 +1106,33 @@ mod tests {
             ]
         );
         assert!(events.windows(2).all(|w| w[0].t <= w[1].t));
+    }
+
+    #[test]
+    fn a_touched_piece_left_shifted_in_its_square_was_adjusted() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        // The fingertip rests on e2, the picture moving…
+        for _ in 0..4 {
+            t += 0.05;
+            events.extend(
+                tracker
+                    .push(&frame(t, &[Square::E2], false, Some(Square::E2)))
+                    .events,
+            );
+        }
+        // …then e2 stays changed, still, the pawn read where it stood.
+        for _ in 0..30 {
+            t += 0.05;
+            let mut obs = frame(t, &[Square::E2], true, None);
+            obs.occupancy[usize::from(Square::E2)] = Some(Color::White);
+            events.extend(tracker.push(&obs).events);
+        }
+        t += 0.05;
+        events.extend(tracker.push(&frame(t, &[], true, None)).events);
+        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        assert_eq!(actions, [Action::Adjust(Square::E2)]);
     }
 
     #[test]
