@@ -46,6 +46,9 @@ pub struct Observation {
     pub toucher: Option<Color>,
     /// A hand is at the clock beside the board (when the eyes see a clock).
     pub at_clock: bool,
+    /// Squares a hand or arm covers, one bit per `Square` index (from eyes
+    /// that see hands; 0 otherwise): what they show is not the board.
+    pub covered: u64,
     /// The picture did not change since the previous frame.
     pub still: bool,
 }
@@ -251,7 +254,7 @@ impl Tracker {
                 self.press_clock(&mut step.events, obs.t);
             }
         }
-        if moved && std::mem::take(&mut self.press_waiting) {
+        if moved && std::mem::take(&mut self.press_waiting) && self.unclocked {
             self.press_clock(&mut step.events, obs.t);
         }
         if obs.changed == 0 && !moved {
@@ -283,8 +286,10 @@ impl Tracker {
                 *first = Some(obs.t);
             }
         }
-        tracing::trace!(t = obs.t, still = obs.still, changed = %describe(obs), "frame");
-        if !obs.still {
+        tracing::trace!(t = obs.t, still = obs.still, changed = %describe(obs), covered = obs.covered, "frame");
+        // A hand resting over a changed square: the picture may be still,
+        // the board under the hand is not seen.
+        if !obs.still || obs.changed & obs.covered != 0 {
             self.last_motion = obs.t;
             // Motion away from a change waiting to be read (a hand at the
             // clock, across the board's corner) neither counts nor resets it.
@@ -348,10 +353,12 @@ impl Tracker {
             self.first_changed = [None; 64];
             self.last_accepted = step.accept;
         } else if self.press_waiting
+            && patient
             && let Some(board) = self.relocation(&change, obs)
         {
-            // No legal move explains the change, yet the mover pressed the
-            // clock: a piece was moved where it may not go (art. 7.5).
+            // No legal move nor run of moves explains the change, still a
+            // while, yet the mover pressed the clock: a piece was moved
+            // where it may not go (art. 7.5).
             let t = self.last_motion.max(self.last_t);
             let us = self.pos.turn();
             let actions = transition(&self.table, &board, us);
@@ -888,6 +895,7 @@ mod tests {
             fingertip,
             toucher: None,
             at_clock: false,
+            covered: 0,
             still,
         }
     }
@@ -1133,6 +1141,37 @@ mod tests {
         events.extend(tracker.push(&frame(t, &[], true, None)).events);
         let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
         assert_eq!(actions, [Action::Adjust(Square::E2)]);
+    }
+
+    #[test]
+    fn a_hand_resting_over_the_changed_squares_holds_the_move_until_it_leaves() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut t = 0.0;
+        // e2-e4 made, the picture still, the hand resting over e4.
+        for _ in 0..10 {
+            t += 0.05;
+            let mut obs = frame(t, &[Square::E2, Square::E4], true, None);
+            obs.covered = 1 << usize::from(Square::E4) | 1 << usize::from(Square::E3);
+            assert!(
+                tracker.push(&obs).events.is_empty(),
+                "read under the hand at {t}"
+            );
+        }
+        // The hand gone: read.
+        let mut events = Vec::new();
+        for _ in 0..6 {
+            t += 0.05;
+            events.extend(
+                tracker
+                    .push(&frame(t, &[Square::E2, Square::E4], true, None))
+                    .events,
+            );
+        }
+        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        assert_eq!(
+            actions,
+            [Action::Lift(Square::E2), Action::Release(Square::E4)]
+        );
     }
 
     #[test]

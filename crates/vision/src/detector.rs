@@ -112,6 +112,19 @@ impl Detection {
             .find(|sq| orientation.cell(usize::from(sq.file()), usize::from(sq.rank())) == cell)
     }
 
+    /// The squares a hand covers when the board lies `orientation`, one bit
+    /// per `Square` index.
+    pub fn covered(&self, orientation: Orientation) -> u64 {
+        Square::ALL
+            .into_iter()
+            .filter(|sq| {
+                self.square(orientation, usize::from(sq.file()), usize::from(sq.rank()))
+                    .hand
+                    >= HAND_THRESHOLD
+            })
+            .fold(0, |bits, sq| bits | 1 << usize::from(sq))
+    }
+
     /// Whose hand is over the board when it lies `orientation`: the arm
     /// comes in over its player's edge, so the hand-covered squares reach
     /// that player's first rank. Both edges reached (a hand stretched across
@@ -311,6 +324,12 @@ mod tests {
         // White's arm reaching e4 over e1-e3.
         let white = reading(&[Square::E1, Square::E2, Square::E3], Some(Square::E4));
         assert_eq!(white.hand_side(o), Some(Color::White));
+        assert_eq!(
+            white.covered(o),
+            1 << usize::from(Square::E1)
+                | 1 << usize::from(Square::E2)
+                | 1 << usize::from(Square::E3)
+        );
         // Black's arm reaching d5 over d8-d6.
         let black = reading(&[Square::D8, Square::D7, Square::D6], Some(Square::D5));
         assert_eq!(black.hand_side(o), Some(Color::Black));

@@ -53,6 +53,15 @@ impl std::str::FromStr for HandSource {
     }
 }
 
+/// What the hands do in one frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct HandsSeen {
+    /// The square fingers are on.
+    pub fingertip: Option<Fingertip>,
+    /// The squares hands and arms cover, one bit per `Square` index.
+    pub covered: u64,
+}
+
 /// A fingertip on a square, and whose hand, when known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fingertip {
@@ -123,16 +132,17 @@ impl HandPath {
         }
     }
 
-    /// The fingertip on a square in `image`, for the board at `corners` lying `orientation`.
+    /// The hands in `image`, for the board at `corners` lying `orientation`.
     pub fn look(
         &mut self,
         image: &Mat,
         corners: &BoardCorners,
         orientation: Orientation,
-    ) -> Result<Option<Fingertip>> {
+    ) -> Result<HandsSeen> {
         let source = self.source();
         let mut real_hand = false;
         let mut real_tip = None;
+        let mut covered = 0;
         if source != HandSource::Rendered
             && let Some(tracker) = &mut self.real
         {
@@ -153,6 +163,7 @@ impl HandPath {
                 .collect();
             real_hand = !hands.is_empty();
             real_tip = chosen_contact(&hands);
+            covered = hands.iter().fold(0, |bits, h| bits | h.covered);
             self.followed = if real_hand { self.followed + 1 } else { 0 };
             if self.followed >= REAL_AFTER_FRAMES && self.told.is_none() {
                 tracing::info!("real hands followed: the real-hand models decide");
@@ -160,10 +171,16 @@ impl HandPath {
             }
         }
         if real_tip.is_some() || self.source() == HandSource::Real {
-            return Ok(real_tip);
+            return Ok(HandsSeen {
+                fingertip: real_tip,
+                covered,
+            });
         }
         let Some(detector) = &mut self.detector else {
-            return Ok(None);
+            return Ok(HandsSeen {
+                fingertip: None,
+                covered,
+            });
         };
         let detection = detector.detect(image, corners)?;
         if detection.hand_present >= DETECTOR_HAND && !real_hand {
@@ -175,10 +192,13 @@ impl HandPath {
                 self.told = Some(HandSource::Rendered);
             }
         }
-        Ok(detection.fingertip(orientation).map(|square| Fingertip {
-            square,
-            by: detection.hand_side(orientation),
-        }))
+        Ok(HandsSeen {
+            fingertip: detection.fingertip(orientation).map(|square| Fingertip {
+                square,
+                by: detection.hand_side(orientation),
+            }),
+            covered: covered | detection.covered(orientation),
+        })
     }
 }
 

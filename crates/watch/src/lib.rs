@@ -19,7 +19,9 @@ use referee_vision::{
     BoardCorners, ClockWatch, Error, Eyes, FAINT_CHANGE, Orientation, locate_board,
 };
 
-pub use hands::{Fingertip, HandPath, HandSource, REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES};
+pub use hands::{
+    Fingertip, HandPath, HandSource, HandsSeen, REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES,
+};
 pub use referee_vision::Result;
 
 /// How often (seconds, at most) the eyes try following the camera while
@@ -176,7 +178,7 @@ impl BoardWatch {
             self.times.locate += elapsed_ms(clock);
         }
         let clock = Instant::now();
-        let fingertip = self
+        let hands = self
             .hands
             .look(image, &eyes.corners(), eyes.orientation())?;
         let at_clock = at_clock(&mut self.clock, image, eyes)?;
@@ -188,9 +190,10 @@ impl BoardWatch {
             scores: reading.scores,
             faint: FAINT_CHANGE,
             occupancy: reading.occupancy,
-            fingertip: fingertip.map(|f| f.square),
-            toucher: fingertip.and_then(|f| f.by),
+            fingertip: hands.fingertip.map(|f| f.square),
+            toucher: hands.fingertip.and_then(|f| f.by),
             at_clock,
+            covered: hands.covered,
             still: reading.still(),
         });
         if step.accept != 0 {

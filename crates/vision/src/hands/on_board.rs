@@ -97,6 +97,10 @@ pub struct HandOnBoard {
     /// Index and thumb tips in board coordinates (squares), at finger height.
     pub index_tip: [f64; 2],
     pub thumb_tip: [f64; 2],
+    /// The squares the hand and its arm hide from the camera, one bit per
+    /// `Square` index: those under its landmarks, and those from the wrist
+    /// to the edge the arm crosses.
+    pub covered: u64,
 }
 
 /// The board's geometry in one camera: image pixels to board squares.
@@ -186,11 +190,11 @@ impl BoardGeometry {
         } else {
             self.square_at(index_tip).map(Contact::Touch)
         };
-        let edge = exit_edge(
-            self.on_plane(hand.landmarks[MIDDLE_BASE]),
-            self.on_plane(hand.landmarks[WRIST]),
-        );
+        let knuckle = self.on_plane(hand.landmarks[MIDDLE_BASE]);
+        let wrist = self.on_plane(hand.landmarks[WRIST]);
+        let edge = exit_edge(knuckle, wrist);
         HandOnBoard {
+            covered: self.covered(hand, knuckle, wrist),
             contact,
             reach: Reach {
                 edge,
@@ -201,6 +205,37 @@ impl BoardGeometry {
         }
     }
 }
+
+impl BoardGeometry {
+    /// The squares `hand` hides: under each landmark (seen on the board
+    /// plane, where the camera's ray through it meets the board), and along
+    /// the arm, from the wrist away from the knuckles to the board's edge.
+    fn covered(&self, hand: &Hand, knuckle: [f64; 2], wrist: [f64; 2]) -> u64 {
+        let mut bits = 0u64;
+        let mut mark = |p: [f64; 2]| {
+            if let Some(sq) = self.square_at(p) {
+                bits |= 1 << usize::from(sq);
+            }
+        };
+        for &point in &hand.landmarks {
+            mark(self.on_plane(point));
+        }
+        let d = [wrist[0] - knuckle[0], wrist[1] - knuckle[1]];
+        let len = d[0].hypot(d[1]);
+        if len > 1e-6 {
+            let step = [d[0] / len * ARM_STEP_SQUARES, d[1] / len * ARM_STEP_SQUARES];
+            let mut p = wrist;
+            for _ in 0..(12.0 / ARM_STEP_SQUARES) as usize {
+                mark(p);
+                p = [p[0] + step[0], p[1] + step[1]];
+            }
+        }
+        bits
+    }
+}
+
+/// How finely the arm is followed to the board's edge, in squares.
+const ARM_STEP_SQUARES: f64 = 0.25;
 
 /// The board edge a ray from `from` through `to` leaves by (or, from
 /// outside the board, the edge it lies beyond the most).
