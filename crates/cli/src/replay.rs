@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressStyle};
 use referee_rules::pgn::Tags;
-use referee_rules::{Event, Referee, Verdict};
+use referee_rules::{Action, Event, Referee, Verdict};
 use referee_vision::{BoardCorners, VideoReader};
 use referee_watch::{BoardWatch, HandSource};
 
@@ -171,7 +171,14 @@ pub fn replay(
         times.detect.push(watch.times.detect);
         times.track.push(watch.times.track);
         times.rules.push(watch.times.rules);
-        if let Some(last) = seen.events.last() {
+        // The move's last release stands at the hand leaving it (the clock
+        // press and touches are not the move being read).
+        let released = seen
+            .events
+            .iter()
+            .rev()
+            .find(|e| matches!(e.action, Action::Release(_)));
+        if let Some(last) = released {
             latencies.push(t - last.t);
         }
         rejected += u64::from(seen.rejected);
