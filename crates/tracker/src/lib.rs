@@ -354,14 +354,18 @@ impl Tracker {
             self.last_accepted = step.accept;
         } else if self.press_waiting
             && patient
-            && let Some(board) = self.relocation(&change, obs)
+            && let Some((standing, board)) = self.relocation(&change, obs)
         {
             // No legal move nor run of moves explains the change, still a
             // while, yet the mover pressed the clock: a piece was moved
-            // where it may not go (art. 7.5).
+            // where it may not go (art. 7.5). The move standing on the
+            // table before it is complete.
             let t = self.last_motion.max(self.last_t);
+            if let Some(m) = standing {
+                self.pos.play_unchecked(m);
+            }
             let us = self.pos.turn();
-            let actions = transition(&self.table, &board, us);
+            let actions = relocating(&self.table, &board, us);
             step.accept = board_difference(&self.table, &board);
             self.table = board;
             self.report_held(&mut step.events, &[(us, actions)], t);
@@ -400,27 +404,56 @@ impl Tracker {
 
     /// The one piece of the side to move that the change and the colours
     /// show gone from its square to another (empty, or the opponent's piece
-    /// taken) where no legal move takes it: the table after it.
-    fn relocation(&self, change: &ChangeSet, obs: &Observation) -> Option<Board> {
-        let us = self.pos.turn();
+    /// taken), maybe with one of the opponent's pieces taken off elsewhere,
+    /// where no legal move takes it: the move standing on the table before
+    /// it (the mover is its opponent), and the table after it.
+    fn relocation(&self, change: &ChangeSet, obs: &Observation) -> Option<(Option<Move>, Board)> {
+        let standing = self.standing();
+        let us = if standing.is_some() {
+            !self.pos.turn()
+        } else {
+            self.pos.turn()
+        };
         let seen = |sq: Square| obs.occupancy[usize::from(sq)];
-        let candidates = squares_in(change.bits).flat_map(|from| {
-            squares_in(change.bits).filter_map(move |to| {
-                let piece = self.table.piece_at(from).filter(|p| p.color == us)?;
-                if to == from || self.table.piece_at(to).is_some_and(|p| p.color == us) {
-                    return None;
-                }
-                if seen(from).is_some() || seen(to) != Some(us) {
-                    return None;
+        let theirs = |sq: Square| self.table.piece_at(sq).is_some_and(|p| p.color != us);
+        let mut candidates = Vec::new();
+        for from in squares_in(change.bits) {
+            let Some(piece) = self.table.piece_at(from).filter(|p| p.color == us) else {
+                continue;
+            };
+            for to in squares_in(change.bits) {
+                let free = self.table.piece_at(to).is_none_or(|p| p.color != us);
+                if to == from || !free || seen(from).is_some() || seen(to) != Some(us) {
+                    continue;
                 }
                 let mut board = self.table.clone();
                 board.discard_piece_at(from);
                 board.set_piece_at(to, piece);
-                let fit = change.fits(board_difference(&self.table, &board))?;
-                Some((board, fit))
-            })
-        });
-        best(candidates)
+                // Also with one of the opponent's pieces taken off elsewhere.
+                let taken = squares_in(change.bits)
+                    .filter(|&sq| sq != to && theirs(sq) && seen(sq).is_none())
+                    .map(Some);
+                for off in std::iter::once(None).chain(taken) {
+                    let mut board = board.clone();
+                    if let Some(sq) = off {
+                        board.discard_piece_at(sq);
+                    }
+                    if let Some(fit) = change.fits(board_difference(&self.table, &board)) {
+                        candidates.push((board, fit));
+                    }
+                }
+            }
+        }
+        best(candidates.into_iter()).map(|board| (standing, board))
+    }
+
+    /// The legal move of the record's position that the table shows made
+    /// (not yet completed by the opponent's reply).
+    fn standing(&self) -> Option<Move> {
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| result(&self.pos, m).board() == &self.table)
     }
 
     /// The changed squares whose colours read as the table holds.
@@ -450,11 +483,7 @@ impl Tracker {
             }))
         };
         let us = self.pos.turn();
-        let standing = self
-            .pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| result(&self.pos, m).board() == &self.table);
+        let standing = self.standing();
         // The opponent's reply to a move standing on the table: ordinary play,
         // so it is preferred to the mover going on with the same turn.
         if let Some(m0) = standing {
@@ -616,12 +645,20 @@ impl Tracker {
     }
 }
 
-/// The changed squares of a frame with how much each changed, for traces.
+/// The changed squares of a frame with how much each changed and the
+/// colour read there (`w`, `b`, `.` empty), for traces.
 fn describe(obs: &Observation) -> String {
     Square::ALL
         .into_iter()
         .filter(|sq| obs.changed & (1 << usize::from(*sq)) != 0)
-        .map(|sq| format!("{sq}:{:.0}", obs.scores[usize::from(sq)]))
+        .map(|sq| {
+            let seen = match obs.occupancy[usize::from(sq)] {
+                Some(Color::White) => 'w',
+                Some(Color::Black) => 'b',
+                None => '.',
+            };
+            format!("{sq}:{:.0}{seen}", obs.scores[usize::from(sq)])
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -631,6 +668,30 @@ fn result(pos: &Chess, m: &Move) -> Chess {
     let mut after = pos.clone();
     after.play_unchecked(*m);
     after
+}
+
+/// The physical events of one piece of `mover` taken to where no legal
+/// move goes, from board `from` to board `to`: lifted, the opponent's pieces
+/// it leaves gone taken off while it is held, then set down (so the rules
+/// see one move, not a move and a capture after it).
+fn relocating(from: &Board, to: &Board, mover: Color) -> Vec<Action> {
+    let differs = |sq: &Square| from.piece_at(*sq) != to.piece_at(*sq);
+    let changed: Vec<Square> = Square::ALL.into_iter().filter(differs).collect();
+    let lifted = changed
+        .iter()
+        .filter(|sq| {
+            from.piece_at(**sq).is_some_and(|p| p.color == mover) && to.piece_at(**sq).is_none()
+        })
+        .map(|sq| Action::Lift(*sq));
+    let taken = changed
+        .iter()
+        .filter(|sq| from.piece_at(**sq).is_some_and(|p| p.color != mover))
+        .map(|sq| Action::Capture(*sq));
+    let set_down = changed
+        .iter()
+        .filter(|sq| to.piece_at(**sq).is_some_and(|p| p.color == mover))
+        .map(|sq| Action::Release(*sq));
+    lifted.chain(taken).chain(set_down).collect()
 }
 
 /// The physical events that turn board `from` into board `to`, the mover's

@@ -127,32 +127,41 @@ impl Detection {
 
     /// Whose hand is over the board when it lies `orientation`: the arm
     /// comes in over its player's edge, so the hand-covered squares reach
-    /// that player's first rank. Both edges reached (a hand stretched across
-    /// the board, or two hands): the edge farther from the fingertip, where
-    /// the arm is. Neither reached: the hand barely comes over the board, so
-    /// the fingertip lies near its player's edge (in the three ranks next to
-    /// it; `None` in the middle two, or with no fingertip).
+    /// that player's first rank. Both edges reached or neither: the covered
+    /// squares lie on the arm's side of the fingertip; none beside it (the
+    /// hand barely over the board): the fingertip is near its player's edge
+    /// (the three ranks next to it; `None` in the middle two).
     pub fn hand_side(&self, orientation: Orientation) -> Option<Color> {
         use shakmaty::Rank;
-        let reaches = |rank: usize| {
-            (0..8).any(|file| self.square(orientation, file, rank).hand >= HAND_THRESHOLD)
-        };
-        let tip = self.fingertip(orientation).map(|sq| sq.rank());
-        match (reaches(0), reaches(7)) {
-            (true, false) => Some(Color::White),
-            (false, true) => Some(Color::Black),
-            (true, true) => tip.map(|rank| {
-                if rank >= Rank::Fifth {
-                    Color::White
-                } else {
-                    Color::Black
-                }
-            }),
-            (false, false) => match tip? {
-                rank if rank <= Rank::Third => Some(Color::White),
-                rank if rank >= Rank::Sixth => Some(Color::Black),
-                _ => None,
-            },
+        let covered: Vec<Square> = Square::ALL
+            .into_iter()
+            .filter(|sq| self.covered(orientation) & (1 << usize::from(*sq)) != 0)
+            .collect();
+        let reaches = |rank: Rank| covered.iter().any(|sq| sq.rank() == rank);
+        match (reaches(Rank::First), reaches(Rank::Eighth)) {
+            (true, false) => return Some(Color::White),
+            (false, true) => return Some(Color::Black),
+            _ => {}
+        }
+        let tip = self.fingertip(orientation)?;
+        let arm: Vec<f32> = covered
+            .iter()
+            .filter(|&&sq| sq != tip)
+            .map(|sq| f32::from(sq.rank() as u8) - f32::from(tip.rank() as u8))
+            .collect();
+        if !arm.is_empty() {
+            let towards = arm.iter().sum::<f32>() / arm.len() as f32;
+            if towards <= -0.5 {
+                return Some(Color::White);
+            }
+            if towards >= 0.5 {
+                return Some(Color::Black);
+            }
+        }
+        match tip.rank() {
+            rank if rank <= Rank::Third => Some(Color::White),
+            rank if rank >= Rank::Sixth => Some(Color::Black),
+            _ => None,
         }
     }
 
@@ -349,5 +358,9 @@ mod tests {
             Some(Color::Black)
         );
         assert_eq!(reading(&[], Some(Square::D4)).hand_side(o), None);
+        // White's hand on d6 seen without its arm reaching the edge: the
+        // covered squares lie below the fingertip.
+        let short = reading(&[Square::D6, Square::D5, Square::D4], Some(Square::D6));
+        assert_eq!(short.hand_side(o), Some(Color::White));
     }
 }
