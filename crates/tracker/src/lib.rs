@@ -38,6 +38,10 @@ pub struct Observation {
     /// The colour the eyes read on each square, by `Square` index (`None`:
     /// empty): a check on changes no move explains.
     pub occupancy: [Option<Color>; 64],
+    /// The piece type the eyes read on each square, by `Square` index
+    /// (`None`: empty or not told). Never decides an ordinary move: it
+    /// names the piece a pawn promotes to.
+    pub roles: [Option<Role>; 64],
     /// The square a fingertip rests on, from eyes that can see fingertips
     /// (the colour baseline cannot: it gives `None`).
     pub fingertip: Option<Square>,
@@ -323,17 +327,19 @@ impl Tracker {
             faint: obs.faint,
         };
         let patient = obs.t - since >= STABLE_RUN_SECONDS;
-        let reading = self.interpret(&change, patient).filter(|reading| {
-            let seen = reading.steps.len() < 2 || reading.seen_in(obs);
-            if !seen {
-                tracing::trace!(
-                    t = obs.t,
-                    steps = reading.steps.len(),
-                    "a run the colours do not bear out"
-                );
-            }
-            seen
-        });
+        let reading = self
+            .interpret(&change, &obs.roles, patient)
+            .filter(|reading| {
+                let seen = reading.steps.len() < 2 || reading.seen_in(obs);
+                if !seen {
+                    tracing::trace!(
+                        t = obs.t,
+                        steps = reading.steps.len(),
+                        "a run the colours do not bear out"
+                    );
+                }
+                seen
+            });
         tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.steps), "still change");
         if let Some(reading) = reading {
             let t = self.last_motion.max(self.last_t);
@@ -473,13 +479,23 @@ impl Tracker {
     /// from the table (it may finish a move begun, like castling after the
     /// rook, or move on a piece already set down); a run of moves made with
     /// no pause between them.
-    fn interpret(&self, change: &ChangeSet, allow_runs: bool) -> Option<Reading> {
+    fn interpret(
+        &self,
+        change: &ChangeSet,
+        roles: &[Option<Role>; 64],
+        allow_runs: bool,
+    ) -> Option<Reading> {
+        // A pawn promotes to the piece read on its square (a queen when the
+        // eyes cannot tell).
+        let promoted = |m: &Move| {
+            let read = roles[usize::from(m.to())].filter(|r| !matches!(r, Role::Pawn | Role::King));
+            m.promotion()
+                .is_none_or(|r| r == read.unwrap_or(Role::Queen))
+        };
         let unique = |pos: &Chess| -> Option<Move> {
             best(pos.legal_moves().into_iter().filter_map(|m| {
                 let fit = change.fits(board_difference(&self.table, result(pos, &m).board()))?;
-                m.promotion()
-                    .is_none_or(|r| r == Role::Queen)
-                    .then_some((m, fit))
+                promoted(&m).then_some((m, fit))
             }))
         };
         let us = self.pos.turn();
@@ -501,6 +517,24 @@ impl Tracker {
             return Some(Reading {
                 completed: Vec::new(),
                 steps: vec![(us, board)],
+            });
+        }
+        // The piece a pawn just promoted to exchanged for another (art.
+        // 4.4d): the same promotion to the piece now read there.
+        if let Some(m0) = standing
+            && m0.promotion().is_some()
+            && change.bits == 1 << usize::from(m0.to())
+            && let Some(m) = self.pos.legal_moves().into_iter().find(|m| {
+                m.from() == m0.from()
+                    && m.to() == m0.to()
+                    && *m != m0
+                    && promoted(m)
+                    && roles[usize::from(m.to())].is_some()
+            })
+        {
+            return Some(Reading {
+                completed: Vec::new(),
+                steps: vec![(us, result(&self.pos, &m).board().clone())],
             });
         }
         // A piece moved where it may not go, put back: the table is the
@@ -698,7 +732,7 @@ fn relocating(from: &Board, to: &Board, mover: Color) -> Vec<Action> {
 /// hand doing it: each of its pieces lifted and set down on its new square
 /// (the king before the rook), a piece standing there captured first,
 /// opponent's pieces left over taken off, a pawn that became another piece
-/// exchanged for it.
+/// (or a piece just promoted to) exchanged for it.
 pub fn transition(from: &Board, to: &Board, mover: Color) -> Vec<Action> {
     let differs = |sq: &Square| from.piece_at(*sq) != to.piece_at(*sq);
     let mut sources: Vec<(Square, Piece)> = Square::ALL
@@ -727,7 +761,9 @@ pub fn transition(from: &Board, to: &Board, mover: Color) -> Vec<Action> {
         let source = sources
             .iter()
             .position(|(_, p)| *p == piece)
-            .or_else(|| sources.iter().position(|(_, p)| p.role == Role::Pawn));
+            .or_else(|| sources.iter().position(|(_, p)| p.role == Role::Pawn))
+            // A promoted piece exchanged for another where it stands.
+            .or_else(|| sources.iter().position(|(sq, _)| *sq == to_sq));
         let Some(index) = source else { continue };
         let (from_sq, moved) = sources.remove(index);
         let capture_here = victims
@@ -957,6 +993,7 @@ mod tests {
             toucher: None,
             at_clock: false,
             covered: 0,
+            roles: [None; 64],
             still,
         }
     }
@@ -1232,6 +1269,46 @@ mod tests {
         assert_eq!(
             actions,
             [Action::Lift(Square::E2), Action::Release(Square::E4)]
+        );
+    }
+
+    #[test]
+    fn a_pawn_promotes_to_the_piece_read_and_an_exchanged_piece_is_read_too() {
+        let start: Chess = "8/4P2p/8/8/8/8/k7/4K3 w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .expect("fen")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("position");
+        let mut tracker = Tracker::new(start);
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        let mut push = |changed: &[Square], role: Role, t: f64| {
+            let mut obs = frame(t, changed, true, None);
+            obs.occupancy[usize::from(Square::E8)] = Some(Color::White);
+            obs.roles[usize::from(Square::E8)] = Some(role);
+            tracker.push(&obs).events
+        };
+        // e7-e8, a queen set down…
+        for _ in 0..6 {
+            t += 0.05;
+            events.extend(push(&[Square::E7, Square::E8], Role::Queen, t));
+        }
+        // …then exchanged for a knight.
+        for _ in 0..6 {
+            t += 0.05;
+            events.extend(push(&[Square::E8], Role::Knight, t));
+        }
+        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        assert_eq!(
+            actions,
+            [
+                Action::Capture(Square::E7),
+                Action::Add(Square::E8, Role::Queen),
+                Action::Release(Square::E8),
+                Action::Capture(Square::E8),
+                Action::Add(Square::E8, Role::Knight),
+                Action::Release(Square::E8),
+            ]
         );
     }
 

@@ -15,7 +15,9 @@ use opencv::core::Mat;
 use opencv::prelude::*;
 use referee_vision::hands::on_board::BoardGeometry;
 use referee_vision::hands::{Contact, HandOnBoard};
-use referee_vision::{BoardCorners, Detector, Error, HandModels, HandTracker, Orientation, Result};
+use referee_vision::{
+    BoardCorners, Detection, Detector, Error, HandModels, HandTracker, Orientation, Result,
+};
 use shakmaty::{Color, Square};
 
 /// Frames in a row a real hand must be followed for the footage to be real.
@@ -82,6 +84,8 @@ pub struct HandPath {
     followed: u32,
     /// Frames with a hand for the detector and none for MediaPipe.
     unseen_by_real: u32,
+    /// The detector's reading of the last frame, when it ran.
+    detection: Option<Detection>,
 }
 
 impl HandPath {
@@ -113,6 +117,7 @@ impl HandPath {
             geometry: None,
             followed: 0,
             unseen_by_real: 0,
+            detection: None,
         }
     }
 
@@ -122,6 +127,12 @@ impl HandPath {
             HandSource::Auto => self.told.unwrap_or(HandSource::Auto),
             chosen => chosen,
         }
+    }
+
+    /// The detector's reading of the last frame, when it ran (on rendered
+    /// scenes, and on real footage until the real hands decide).
+    pub fn detection(&self) -> Option<&Detection> {
+        self.detection.as_ref()
     }
 
     /// The board moved or was found again: hands are looked for afresh.
@@ -140,6 +151,7 @@ impl HandPath {
         orientation: Orientation,
     ) -> Result<HandsSeen> {
         let source = self.source();
+        self.detection = None;
         let mut real_hand = false;
         let mut real_tip = None;
         let mut covered = 0;
@@ -192,13 +204,15 @@ impl HandPath {
                 self.told = Some(HandSource::Rendered);
             }
         }
-        Ok(HandsSeen {
+        let seen = HandsSeen {
             fingertip: detection.fingertip(orientation).map(|square| Fingertip {
                 square,
                 by: detection.hand_side(orientation),
             }),
             covered: covered | detection.covered(orientation),
-        })
+        };
+        self.detection = Some(detection);
+        Ok(seen)
     }
 }
 

@@ -15,9 +15,12 @@ use opencv::core::Mat;
 use opencv::prelude::MatTraitConst;
 use referee_rules::{ApplyError, Event, Referee, Update};
 use referee_tracker::{Observation, Tracker};
+use referee_vision::detector::HAND_THRESHOLD;
+use referee_vision::still::SURE;
 use referee_vision::{
-    BoardCorners, ClockWatch, Error, Eyes, FAINT_CHANGE, Orientation, locate_board,
+    BoardCorners, ClockWatch, Detection, Error, Eyes, FAINT_CHANGE, Orientation, locate_board,
 };
+use shakmaty::{Role, Square};
 
 pub use hands::{
     Fingertip, HandPath, HandSource, HandsSeen, REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES,
@@ -194,6 +197,10 @@ impl BoardWatch {
             toucher: hands.fingertip.and_then(|f| f.by),
             at_clock,
             covered: hands.covered,
+            roles: self
+                .hands
+                .detection()
+                .map_or([None; 64], |d| roles(d, eyes.orientation())),
             still: reading.still(),
         });
         if step.accept != 0 {
@@ -258,6 +265,19 @@ impl BoardWatch {
     pub fn finish(&mut self) -> Vec<Update> {
         self.referee.finish()
     }
+}
+
+/// The piece type the detector reads on each square, by `Square` index,
+/// where it is sure of the occupant and no hand covers the square.
+fn roles(detection: &Detection, orientation: Orientation) -> [Option<Role>; 64] {
+    std::array::from_fn(|index| {
+        let sq = Square::new(index as u32);
+        let cell = detection.square(orientation, usize::from(sq.file()), usize::from(sq.rank()));
+        let (_, sure) = cell.occupant();
+        (sure >= SURE && cell.hand < HAND_THRESHOLD)
+            .then(|| cell.piece().map(|p| p.role))
+            .flatten()
+    })
 }
 
 /// Whether a hand is at the clock, the zones placed from the eyes' corners.
