@@ -26,22 +26,26 @@ pub fn library_path() -> PathBuf {
     if let Some(path) = std::env::var_os("ORT_DYLIB_PATH") {
         return PathBuf::from(path);
     }
+    let native = Path::new("onnxruntime").join(LIBRARY_NAME);
+    installed(Path::new(LIBRARY_NAME), &native).unwrap_or_else(|| Path::new(".native").join(native))
+}
+
+/// The first of `beside` next to the running executable, and `native`
+/// under the project's `.native/` (from `target/{debug,release}[/deps]`, the
+/// project's root is up to three folders above), that exists.
+pub(crate) fn installed(beside: &Path, native: &Path) -> Option<PathBuf> {
     let exe_dir = std::env::current_exe()
         .ok()
-        .and_then(|exe| exe.parent().map(Path::to_path_buf));
-    let mut candidates = Vec::new();
-    if let Some(dir) = exe_dir {
-        candidates.push(dir.join(LIBRARY_NAME));
-        // target/{debug,release}[/deps] → the project root.
-        for up in dir.ancestors().skip(1).take(3) {
-            candidates.push(up.join(".native/onnxruntime").join(LIBRARY_NAME));
-        }
-    }
-    candidates
-        .iter()
+        .and_then(|exe| exe.parent().map(Path::to_path_buf))?;
+    std::iter::once(exe_dir.join(beside))
+        .chain(
+            exe_dir
+                .ancestors()
+                .skip(1)
+                .take(3)
+                .map(|up| up.join(".native").join(native)),
+        )
         .find(|path| path.exists())
-        .cloned()
-        .unwrap_or_else(|| PathBuf::from(".native/onnxruntime").join(LIBRARY_NAME))
 }
 
 /// The process's ONNX Runtime environment, loading the library on first use.

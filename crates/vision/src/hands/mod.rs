@@ -48,20 +48,8 @@ pub fn models_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("REFEREE_HAND_MODELS") {
         return PathBuf::from(dir);
     }
-    let exe_dir = std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(Path::to_path_buf));
-    let mut candidates = Vec::new();
-    if let Some(dir) = exe_dir {
-        candidates.push(dir.join("hands"));
-        // target/{debug,release}[/deps] → the project root.
-        for up in dir.ancestors().skip(1).take(3) {
-            candidates.push(up.join(".native/hands"));
-        }
-    }
-    candidates
-        .into_iter()
-        .find(|dir| dir.join(PALM_MODEL).exists())
+    runtime::installed(Path::new("hands"), Path::new("hands"))
+        .filter(|dir| dir.join(PALM_MODEL).exists())
         .unwrap_or_else(|| PathBuf::from(".native/hands"))
 }
 
