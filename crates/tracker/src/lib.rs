@@ -1215,6 +1215,46 @@ mod tests {
     }
 
     #[test]
+    fn the_reply_moved_where_it_may_not_go_is_the_opponent_s_and_completes_the_move_before() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        let mut push = |changed: &[Square], still: bool, at_clock: bool, t: f64| {
+            let mut obs = frame(t, changed, still, None);
+            obs.at_clock = at_clock;
+            obs.occupancy[usize::from(Square::E4)] = Some(Color::White);
+            obs.occupancy[usize::from(Square::B6)] = Some(Color::Black);
+            tracker.push(&obs).events
+        };
+        // 1. e4, read (standing on the table until Black replies).
+        for _ in 0..6 {
+            t += 0.05;
+            events.extend(push(&[Square::E2, Square::E4], true, false, t));
+        }
+        // Nb8-b6 (no such move), the clock pressed, the board still.
+        let moved = [Square::B8, Square::B6];
+        t += 0.05;
+        events.extend(push(&moved, false, true, t));
+        for _ in 0..10 {
+            t += 0.05;
+            events.extend(push(&moved, true, false, t));
+        }
+        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        assert_eq!(
+            actions,
+            [
+                Action::Lift(Square::E2),
+                Action::Release(Square::E4),
+                Action::Lift(Square::B8),
+                Action::Release(Square::B6),
+                Action::Clock,
+            ]
+        );
+        // The record has 1. e4 played: Black was to move.
+        assert_eq!(tracker.position().turn(), Color::Black);
+    }
+
+    #[test]
     fn a_touched_piece_left_shifted_in_its_square_was_adjusted() {
         let mut tracker = Tracker::new(Chess::default());
         let mut events = Vec::new();
