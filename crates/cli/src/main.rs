@@ -47,6 +47,8 @@ enum Command {
     Game(records::GameArgs),
     /// Record an arbiter's decision on an incident.
     Decide(records::DecideArgs),
+    /// Tell a game what no camera sees: an announced adjustment, a clock press.
+    Announce(records::AnnounceArgs),
 }
 
 /// The environment variable that chooses what the referee logs to stderr,
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Command::Games(args) => records::games(&args),
         Command::Game(args) => records::game(&args),
         Command::Decide(args) => records::decide(&args),
+        Command::Announce(args) => records::announce(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -44,6 +44,24 @@ pub struct DecideArgs {
     note: String,
 }
 
+/// `referee announce GAME --type declare|clock --t SECONDS [--side white|black]`.
+#[derive(Debug, clap::Args)]
+pub struct AnnounceArgs {
+    /// The game's id.
+    game: String,
+    #[command(flatten)]
+    server: Server,
+    /// `declare` (an announced adjustment) or `clock` (a connected clock's press).
+    #[arg(long = "type", value_parser = ["declare", "clock"])]
+    kind: String,
+    /// When, in seconds on the board's camera stream.
+    #[arg(long)]
+    t: f64,
+    /// Who (default: the side to move).
+    #[arg(long, value_parser = ["white", "black"])]
+    side: Option<String>,
+}
+
 fn status(e: tonic::Status) -> anyhow::Error {
     anyhow!("the service: {} ({:?})", e.message(), e.code())
 }
@@ -115,6 +133,32 @@ pub fn decide(args: &DecideArgs) -> Result<()> {
         } else {
             format!(" ({})", incident.note)
         }
+    );
+    Ok(())
+}
+
+pub fn announce(args: &AnnounceArgs) -> Result<()> {
+    let side = match args.side.as_deref() {
+        Some("white") => pb::Side::White,
+        Some("black") => pb::Side::Black,
+        _ => pb::Side::Unspecified,
+    };
+    let answer = crate::client::runtime()?.block_on(async {
+        let mut client = args.server.connect().await?;
+        let answered = client
+            .announce(pb::AnnounceRequest {
+                game_id: args.game.clone(),
+                r#type: args.kind.clone(),
+                t: args.t,
+                side: side as i32,
+            })
+            .await
+            .map_err(status)?;
+        anyhow::Ok(answered.into_inner())
+    })?;
+    println!(
+        "{} at {} s announced to {} ({} waiting for the camera's frames)",
+        args.kind, args.t, args.game, answer.waiting
     );
     Ok(())
 }

@@ -187,3 +187,91 @@ fn a_killed_service_restarts_with_every_acknowledged_move_incident_and_decision(
     let _ = std::fs::remove_dir_all(dir);
     let _ = scratch("kill");
 }
+
+#[test]
+fn an_announced_adjustment_reaches_the_live_game_in_its_place() {
+    // Black announces "j'adoube" (a button, say) and adjusts g8 while the
+    // camera streams: no touch-move for the adjusted knight; White's touch
+    // on Black's turn stays an incident.
+    let (dir, truth) = render("opponent_touch", "announce");
+    let video = dir.join("video.avi");
+    let corners = corners(&truth);
+    let declared = truth["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["type"] == "declare")
+        .and_then(|e| e["t"].as_f64())
+        .expect("the scenario announces an adjustment");
+    let service = serve(&dir.join("referee.db"), free_port(), &[]);
+    let ingest = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "ingest",
+            "--server",
+            &service.url,
+            "--board",
+            "b1",
+            "--corners",
+            &corners,
+        ])
+        .arg(&video)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ingest starts");
+    let started = Instant::now();
+    while json(&["games", "--server", &service.url, "--json"])
+        .as_array()
+        .is_none_or(Vec::is_empty)
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the game never opened"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let t = format!("{declared}");
+    let said = referee_ok(&[
+        "announce",
+        "b1-1",
+        "--server",
+        &service.url,
+        "--type",
+        "declare",
+        "--t",
+        &t,
+        "--side",
+        "black",
+    ]);
+    assert!(String::from_utf8_lossy(&said.stdout).contains("declare"));
+    let unknown = referee(&[
+        "announce",
+        "b9-1",
+        "--server",
+        &service.url,
+        "--type",
+        "clock",
+        "--t",
+        "1",
+    ]);
+    assert!(!unknown.status.success());
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("no game b9-1"));
+
+    let done = ingest.wait_with_output().expect("ingest ends");
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let served = json(&["game", "b1-1", "--server", &service.url, "--json"]);
+    assert_eq!(sans(&served), ["d4", "d5"]);
+    assert_eq!(kinds(&served), ["touch_on_opponent_turn 4.0"]);
+    let events = served["events"].as_array().expect("events");
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "declare" && e["side"] == "black"),
+        "{events:?}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -14,7 +14,7 @@ use referee_proto::update::What;
 use referee_rules::ordinary::ordinary_events;
 use referee_rules::pgn::{Tags, write_pgn};
 use referee_rules::referee::ply_of;
-use referee_rules::{Incident, IncidentKind, Referee, Side, Update, article};
+use referee_rules::{Event, Incident, IncidentKind, Referee, Side, Update, article};
 use referee_vision::BoardCorners;
 use referee_watch::{BoardWatch, Seen};
 use shakmaty::fen::Fen;
@@ -327,6 +327,19 @@ impl GameState {
             )),
             other => Status::internal(format!("board {}: {other}", self.game.board_id)),
         })
+    }
+
+    /// An event no camera sees, waiting for its place among the frames'
+    /// events; how many wait.
+    pub fn announce(&mut self, event: Event) -> Result<u32, Status> {
+        if !self.is_open() {
+            return Err(Status::failed_precondition(format!(
+                "game {} is over: nothing more can be announced",
+                self.game.id
+            )));
+        }
+        self.watch.add_outside(event);
+        Ok(self.watch.outside_waiting())
     }
 
     /// The stream ended: a move made and left stands as played.

@@ -10,6 +10,8 @@ use std::sync::{Arc, RwLock};
 
 use referee_proto as pb;
 use referee_proto::referee_server::Referee;
+use referee_rules::{Action, Event};
+use shakmaty::Color;
 use tokio::sync::{Semaphore, broadcast, mpsc};
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
@@ -407,6 +409,52 @@ impl Referee for RefereeService {
         let asked = request.into_inner();
         let verdict = self.correct(&asked.game_id, asked.ply, &asked.uci, &asked.note, &arbiter)?;
         Ok(Response::new(verdict))
+    }
+
+    async fn announce(
+        &self,
+        request: Request<pb::AnnounceRequest>,
+    ) -> Result<Response<pb::AnnounceResponse>, Status> {
+        // The board's own devices (its camera's token) or an arbiter.
+        let board = self.game(&request.get_ref().game_id)?.board_id.clone();
+        self.check(&request, Need::Camera(&board))?;
+        Ok(Response::new(self.announce_event(request.get_ref())?))
+    }
+}
+
+impl RefereeService {
+    /// An event no camera sees, for `game_id`'s watch to place in time.
+    fn announce_event(&self, asked: &pb::AnnounceRequest) -> Result<pb::AnnounceResponse, Status> {
+        let action = match asked.r#type.as_str() {
+            "declare" => Action::Declare,
+            "clock" => Action::Clock,
+            other => {
+                return Err(Status::invalid_argument(format!(
+                    "type `{other}`: only events no camera sees can be announced (declare, clock)"
+                )));
+            }
+        };
+        if !(asked.t.is_finite() && asked.t >= 0.0) {
+            return Err(Status::invalid_argument(format!(
+                "t {} is not a time in seconds ≥ 0 on the camera stream",
+                asked.t
+            )));
+        }
+        let mut event = Event::new(asked.t, action);
+        match pb::Side::try_from(asked.side) {
+            Ok(pb::Side::White) => event = event.by(Color::White),
+            Ok(pb::Side::Black) => event = event.by(Color::Black),
+            Ok(pb::Side::Unspecified) => {}
+            Err(_) => {
+                return Err(Status::invalid_argument(format!(
+                    "side {} is not a side",
+                    asked.side
+                )));
+            }
+        }
+        let game = self.game(&asked.game_id)?;
+        let waiting = game.lock().announce(event)?;
+        Ok(pb::AnnounceResponse { waiting })
     }
 }
 

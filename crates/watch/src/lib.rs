@@ -228,6 +228,11 @@ impl BoardWatch {
         self.outside.insert(at, event);
     }
 
+    /// How many events from outside wait for their place.
+    pub fn outside_waiting(&self) -> u32 {
+        self.outside.len() as u32
+    }
+
     /// The events from outside still waiting, applied (the stream ended).
     pub fn flush_outside(&mut self) -> Seen {
         let mut seen = Seen::default();
