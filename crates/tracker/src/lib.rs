@@ -50,6 +50,9 @@ pub struct Observation {
     pub toucher: Option<Color>,
     /// A hand is at the clock beside the board (when the eyes see a clock).
     pub at_clock: bool,
+    /// Both hands of this side grip pieces at once (from eyes that tell
+    /// hands apart: the real-hand models).
+    pub two_hands: Option<Color>,
     /// Squares a hand or arm covers, one bit per `Square` index (from eyes
     /// that see hands; 0 otherwise): what they show is not the board.
     pub covered: u64,
@@ -212,6 +215,10 @@ pub struct Tracker {
     unclocked: bool,
     /// A press seen before the move it ends was read.
     press_waiting: bool,
+    /// Frames in a row with both hands of one side gripping pieces.
+    two_hands: Option<(Color, u32)>,
+    /// Sides already seen using two hands this turn.
+    two_handed: Vec<Color>,
 }
 
 impl Tracker {
@@ -232,6 +239,8 @@ impl Tracker {
             at_clock: 0,
             unclocked: false,
             press_waiting: false,
+            two_hands: None,
+            two_handed: Vec::new(),
         }
     }
 
@@ -243,9 +252,23 @@ impl Tracker {
     /// Takes one frame.
     pub fn push(&mut self, obs: &Observation) -> Step {
         let pressed = self.follow_clock(obs);
+        let two_handed = self.follow_two_hands(obs);
         let read_before = self.moves_read;
-        let mut step = self.read_frame(obs);
+        let mut step = Step::default();
+        if let Some(side) = two_handed {
+            // Art. 4.1: each move with one hand; seen as it happens.
+            self.record(
+                &mut step.events,
+                Event::new(obs.t, Action::TwoHands).by(side),
+            );
+        }
+        let read = self.read_frame(obs);
+        step.events.extend(read.events);
+        step.accept = read.accept;
         let moved = self.moves_read != read_before;
+        if moved {
+            self.two_handed.clear();
+        }
         if moved {
             self.unclocked = true;
         }
@@ -273,6 +296,24 @@ impl Tracker {
     fn follow_clock(&mut self, obs: &Observation) -> bool {
         self.at_clock = if obs.at_clock { self.at_clock + 1 } else { 0 };
         self.at_clock == CLOCK_FRAMES
+    }
+
+    /// The side that has gripped pieces with both hands for
+    /// [`DWELL_FRAMES`] frames, once a turn.
+    fn follow_two_hands(&mut self, obs: &Observation) -> Option<Color> {
+        let Some(side) = obs.two_hands else {
+            self.two_hands = None;
+            return None;
+        };
+        let frames = match self.two_hands {
+            Some((seen, n)) if seen == side => n + 1,
+            _ => 1,
+        };
+        self.two_hands = Some((side, frames));
+        (frames == DWELL_FRAMES && !self.two_handed.contains(&side)).then(|| {
+            self.two_handed.push(side);
+            side
+        })
     }
 
     /// The mover pressed the clock, ending the move read last.
@@ -992,6 +1033,7 @@ mod tests {
             fingertip,
             toucher: None,
             at_clock: false,
+            two_hands: None,
             covered: 0,
             roles: [None; 64],
             still,
@@ -1252,6 +1294,23 @@ mod tests {
         );
         // The record has 1. e4 played: Black was to move.
         assert_eq!(tracker.position().turn(), Color::Black);
+    }
+
+    #[test]
+    fn both_hands_gripping_pieces_are_told_once_a_turn_as_they_happen() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        // White castles-like with two hands: a flicker first, then held.
+        for two in [true, false, true, true, true, true, true] {
+            t += 0.05;
+            let mut obs = frame(t, &[Square::E1], false, None);
+            obs.two_hands = two.then_some(Color::White);
+            events.extend(tracker.push(&obs).events);
+        }
+        let seen: Vec<(Action, Option<Color>)> =
+            events.iter().map(|e| (e.action, e.side)).collect();
+        assert_eq!(seen, [(Action::TwoHands, Some(Color::White))]);
     }
 
     #[test]

@@ -62,6 +62,8 @@ pub struct HandsSeen {
     pub fingertip: Option<Fingertip>,
     /// The squares hands and arms cover, one bit per `Square` index.
     pub covered: u64,
+    /// Both hands of this side grip pieces (real hands only: renders show one).
+    pub two_hands: Option<Color>,
 }
 
 /// A fingertip on a square, and whose hand, when known.
@@ -155,6 +157,7 @@ impl HandPath {
         let mut real_hand = false;
         let mut real_tip = None;
         let mut covered = 0;
+        let mut two_hands = None;
         if source != HandSource::Rendered
             && let Some(tracker) = &mut self.real
         {
@@ -176,6 +179,7 @@ impl HandPath {
             real_hand = !hands.is_empty();
             real_tip = chosen_contact(&hands);
             covered = hands.iter().fold(0, |bits, h| bits | h.covered);
+            two_hands = both_gripping(&hands);
             self.followed = if real_hand { self.followed + 1 } else { 0 };
             if self.followed >= REAL_AFTER_FRAMES && self.told.is_none() {
                 tracing::info!("real hands followed: the real-hand models decide");
@@ -186,12 +190,14 @@ impl HandPath {
             return Ok(HandsSeen {
                 fingertip: real_tip,
                 covered,
+                two_hands,
             });
         }
         let Some(detector) = &mut self.detector else {
             return Ok(HandsSeen {
                 fingertip: None,
                 covered,
+                two_hands,
             });
         };
         let detection = detector.detect(image, corners)?;
@@ -210,10 +216,28 @@ impl HandPath {
                 by: detection.hand_side(orientation),
             }),
             covered: covered | detection.covered(orientation),
+            two_hands,
         };
         self.detection = Some(detection);
         Ok(seen)
     }
+}
+
+/// The side whose two hands each grip a piece, on different squares.
+fn both_gripping(hands: &[HandOnBoard]) -> Option<Color> {
+    let grips: Vec<(Color, Square)> = hands
+        .iter()
+        .filter_map(|h| match (h.reach.player, h.contact) {
+            (Some(side), Some(Contact::Grip(sq))) => Some((side, sq)),
+            _ => None,
+        })
+        .collect();
+    grips.iter().enumerate().find_map(|(i, &(side, sq))| {
+        grips[i + 1..]
+            .iter()
+            .any(|&(other, osq)| other == side && osq != sq)
+            .then_some(side)
+    })
 }
 
 /// The square fingers are on: a grip before a touch, the first hand's first.
@@ -226,4 +250,45 @@ fn chosen_contact(hands: &[HandOnBoard]) -> Option<Fingertip> {
         square: hand.contact?.square(),
         by: hand.reach.player,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use referee_vision::hands::Reach;
+    use referee_vision::hands::on_board::Edge;
+
+    fn hand(side: Option<Color>, contact: Option<Contact>) -> HandOnBoard {
+        HandOnBoard {
+            contact,
+            reach: Reach {
+                edge: Edge::Bottom,
+                player: side,
+            },
+            index_tip: [0.0, 0.0],
+            thumb_tip: [0.0, 0.0],
+            covered: 0,
+        }
+    }
+
+    #[test]
+    fn two_hands_of_one_side_each_gripping_a_piece_are_two_hands() {
+        let king = hand(Some(Color::White), Some(Contact::Grip(Square::E1)));
+        let rook = hand(Some(Color::White), Some(Contact::Grip(Square::H1)));
+        assert_eq!(both_gripping(&[king, rook]), Some(Color::White));
+        // One of them only touching, or the other player's hand: not.
+        let touching = hand(Some(Color::White), Some(Contact::Touch(Square::H1)));
+        assert_eq!(both_gripping(&[king, touching]), None);
+        let black = hand(Some(Color::Black), Some(Contact::Grip(Square::E8)));
+        assert_eq!(both_gripping(&[king, black]), None);
+        // A grip before a touch for the fingertip.
+        let chosen = chosen_contact(&[touching, king]).expect("a fingertip");
+        assert_eq!(
+            chosen,
+            Fingertip {
+                square: Square::E1,
+                by: Some(Color::White)
+            }
+        );
+    }
 }

@@ -196,6 +196,7 @@ impl BoardWatch {
             fingertip: hands.fingertip.map(|f| f.square),
             toucher: hands.fingertip.and_then(|f| f.by),
             at_clock,
+            two_hands: hands.two_hands,
             covered: hands.covered,
             roles: self
                 .hands
