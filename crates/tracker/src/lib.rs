@@ -266,12 +266,6 @@ impl Tracker {
         step.events.extend(read.events);
         step.accept = read.accept;
         let moved = self.moves_read != read_before;
-        if moved {
-            self.two_handed.clear();
-        }
-        if moved {
-            self.unclocked = true;
-        }
         if pressed {
             // Squares changed beyond the last move's (whose picture may
             // still be refreshing): the move this press ends is not read yet.
@@ -296,6 +290,18 @@ impl Tracker {
     fn follow_clock(&mut self, obs: &Observation) -> bool {
         self.at_clock = if obs.at_clock { self.at_clock + 1 } else { 0 };
         self.at_clock == CLOCK_FRAMES
+    }
+
+    /// A move (or a run, or a relocation) was read, its squares accepted:
+    /// a new turn for touches, two hands and the clock.
+    fn move_read(&mut self, accepted: u64) {
+        self.moves_read += 1;
+        self.touched.clear();
+        self.two_handed.clear();
+        self.unclocked = true;
+        self.pending = None;
+        self.first_changed = [None; 64];
+        self.last_accepted = accepted;
     }
 
     /// The side that has gripped pieces with both hands for
@@ -394,11 +400,7 @@ impl Tracker {
                 self.table = target;
             }
             self.report_held(&mut step.events, &moves, t);
-            self.moves_read += 1;
-            self.touched.clear();
-            self.pending = None;
-            self.first_changed = [None; 64];
-            self.last_accepted = step.accept;
+            self.move_read(step.accept);
         } else if self.press_waiting
             && patient
             && let Some((standing, board)) = self.relocation(&change, obs)
@@ -416,11 +418,7 @@ impl Tracker {
             step.accept = board_difference(&self.table, &board);
             self.table = board;
             self.report_held(&mut step.events, &[(us, actions)], t);
-            self.moves_read += 1;
-            self.touched.clear();
-            self.pending = None;
-            self.first_changed = [None; 64];
-            self.last_accepted = step.accept;
+            self.move_read(step.accept);
         } else if obs.t - since >= STALE_SECONDS && self.reads_as_table(obs) {
             // The board looks as the table says, long after, and no move
             // explains the change: the picture was accepted while a hand lay

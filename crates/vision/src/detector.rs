@@ -19,6 +19,7 @@ use ort::value::Tensor;
 use shakmaty::{Color, Piece, Role, Square};
 
 use crate::error::OpenCvContext;
+use crate::still::SURE;
 use crate::{BoardCorners, Error, Occupant, Orientation, Rectifier, Result, runtime};
 
 /// The committed model, built into the executable.
@@ -62,6 +63,12 @@ impl CellReading {
         } else {
             (Occupant::Black, black)
         }
+    }
+
+    /// Whether the cell can be judged: the occupant sure enough
+    /// ([`SURE`]) and no hand over it.
+    pub fn judged(&self) -> bool {
+        self.occupant().1 >= SURE && self.hand < HAND_THRESHOLD
     }
 
     /// The likeliest piece of the likelier side, when the cell holds one.

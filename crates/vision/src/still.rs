@@ -8,7 +8,6 @@ use std::time::Instant;
 use opencv::core::Mat;
 use shakmaty::{Board, File, Rank, Square};
 
-use crate::detector::HAND_THRESHOLD;
 use crate::{
     BoardCorners, CellReading, DETECTOR_RECTIFIER, Detection, Detector, Error, Occupant,
     Orientation, Result, locate_board,
@@ -59,7 +58,7 @@ impl StillReading {
                     usize::from(square.rank()),
                 );
                 let (occupant, confidence) = reading.occupant();
-                let judged = confidence >= SURE && reading.hand < HAND_THRESHOLD;
+                let judged = reading.judged();
                 SquareVerdict {
                     square,
                     occupant: judged.then_some(occupant),

@@ -79,9 +79,10 @@ pub struct HandPath {
     choice: HandSource,
     /// What the footage was found to be (`Real` or `Rendered`), once told.
     told: Option<HandSource>,
-    real: Option<HandTracker>,
-    detector: Option<Detector>,
-    geometry: Option<BoardGeometry>,
+    /// The models are loaded on the first frame (`None` until then).
+    models: Option<Models>,
+    /// The board's geometry, for the corners it was made from.
+    geometry: Option<(BoardCorners, BoardGeometry)>,
     /// Frames in a row with a real hand followed.
     followed: u32,
     /// Frames with a hand for the detector and none for MediaPipe.
@@ -90,10 +91,16 @@ pub struct HandPath {
     detection: Option<Detection>,
 }
 
-impl HandPath {
-    /// The hand path `choice` asks for, with the models that load (a missing
-    /// one is warned about; moves are read without it).
-    pub fn new(choice: HandSource) -> Self {
+/// The models `choice` asks for that load (a missing one is warned about;
+/// moves are read without it).
+#[derive(Debug)]
+struct Models {
+    real: Option<HandTracker>,
+    detector: Option<Detector>,
+}
+
+impl Models {
+    fn load(choice: HandSource) -> Self {
         let real = (choice != HandSource::Rendered)
             .then(|| {
                 HandModels::load()
@@ -111,11 +118,17 @@ impl HandPath {
                     .ok()
             })
             .flatten();
+        Self { real, detector }
+    }
+}
+
+impl HandPath {
+    /// The hand path `choice` asks for; its models load with the first frame.
+    pub fn new(choice: HandSource) -> Self {
         Self {
             choice,
             told: None,
-            real,
-            detector,
+            models: None,
             geometry: None,
             followed: 0,
             unseen_by_real: 0,
@@ -125,10 +138,7 @@ impl HandPath {
 
     /// What the footage was found to be, or was said to be.
     pub fn source(&self) -> HandSource {
-        match self.choice {
-            HandSource::Auto => self.told.unwrap_or(HandSource::Auto),
-            chosen => chosen,
-        }
+        source_of(self.choice, self.told)
     }
 
     /// The detector's reading of the last frame, when it ran (on rendered
@@ -140,7 +150,7 @@ impl HandPath {
     /// The board moved or was found again: hands are looked for afresh.
     pub fn reset(&mut self) {
         self.geometry = None;
-        if let Some(real) = &mut self.real {
+        if let Some(real) = self.models.as_mut().and_then(|m| m.real.as_mut()) {
             real.reset();
         }
     }
@@ -158,18 +168,20 @@ impl HandPath {
         let mut real_tip = None;
         let mut covered = 0;
         let mut two_hands = None;
+        let models = self.models.get_or_insert_with(|| Models::load(self.choice));
         if source != HandSource::Rendered
-            && let Some(tracker) = &mut self.real
+            && let Some(tracker) = &mut models.real
         {
-            let size = image.size().map_err(|source| Error::OpenCv {
-                doing: "sizing the frame",
-                source,
-            })?;
-            let geometry = match &mut self.geometry {
-                Some(geometry) => geometry,
-                None => self
-                    .geometry
-                    .insert(BoardGeometry::new(corners, size, orientation)?),
+            let geometry = match &self.geometry {
+                Some((made_for, geometry)) if made_for == corners => geometry,
+                _ => {
+                    let size = image.size().map_err(|source| Error::OpenCv {
+                        doing: "sizing the frame",
+                        source,
+                    })?;
+                    let geometry = BoardGeometry::new(corners, size, orientation)?;
+                    &self.geometry.insert((*corners, geometry)).1
+                }
             };
             let hands: Vec<HandOnBoard> = tracker
                 .track(image)?
@@ -186,14 +198,14 @@ impl HandPath {
                 self.told = Some(HandSource::Real);
             }
         }
-        if real_tip.is_some() || self.source() == HandSource::Real {
+        if real_tip.is_some() || source_of(self.choice, self.told) == HandSource::Real {
             return Ok(HandsSeen {
                 fingertip: real_tip,
                 covered,
                 two_hands,
             });
         }
-        let Some(detector) = &mut self.detector else {
+        let Some(detector) = &mut models.detector else {
             return Ok(HandsSeen {
                 fingertip: None,
                 covered,
@@ -220,6 +232,14 @@ impl HandPath {
         };
         self.detection = Some(detection);
         Ok(seen)
+    }
+}
+
+/// Which model decides: the one chosen, or in `auto` the one the footage told.
+fn source_of(choice: HandSource, told: Option<HandSource>) -> HandSource {
+    match choice {
+        HandSource::Auto => told.unwrap_or(HandSource::Auto),
+        chosen => chosen,
     }
 }
 

@@ -15,8 +15,6 @@ use opencv::core::Mat;
 use opencv::prelude::MatTraitConst;
 use referee_rules::{ApplyError, Event, Referee, Update};
 use referee_tracker::{Observation, Tracker};
-use referee_vision::detector::HAND_THRESHOLD;
-use referee_vision::still::SURE;
 use referee_vision::{
     BoardCorners, ClockWatch, Detection, Error, Eyes, FAINT_CHANGE, Orientation, locate_board,
 };
@@ -279,8 +277,7 @@ fn roles(detection: &Detection, orientation: Orientation) -> [Option<Role>; 64] 
     std::array::from_fn(|index| {
         let sq = Square::new(index as u32);
         let cell = detection.square(orientation, usize::from(sq.file()), usize::from(sq.rank()));
-        let (_, sure) = cell.occupant();
-        (sure >= SURE && cell.hand < HAND_THRESHOLD)
+        cell.judged()
             .then(|| cell.piece().map(|p| p.role))
             .flatten()
     })
