@@ -9,6 +9,7 @@ latency. Needs only Python's standard library and a release build:
     cargo build --release -p referee && python3 scripts/measure_replay.py [--drop 0.1]
 
 --drop F removes that share of frames at random (seeded) before replaying.
+--only NAME... replays those scenarios alone.
 --random N adds N random legal games of 60 plies (seeded; needs python-chess)
 rendered with the default camera noise, for a count of plies over many games.
 """
@@ -86,11 +87,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--drop", type=float, default=0.0)
     parser.add_argument("--random", type=int, default=0)
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="these scenarios only (file stems)")
     args = parser.parse_args()
     scenarios = sorted((ROOT / "tests" / "data" / "scenarios").glob("*.scn"))
     generated = Path(tempfile.mkdtemp())
     if args.random:
         scenarios = random_scenarios(args.random, generated)
+    if args.only:
+        scenarios = [s for s in scenarios if s.stem in args.only]
     totals = {"plies": 0, "plies_exact": 0, "games_moves_exact": 0, "games_incidents_exact": 0}
     with tempfile.TemporaryDirectory() as tmp:
         for scenario in scenarios:
@@ -124,6 +128,9 @@ def main():
                 f"  {stats['fps']:.0f} fps  latency median {stats['latency_ms']['median']:.0f} ms"
                 f" max {stats['latency_ms']['max']:.0f} ms  stage_ms {json.dumps(stats['stage_ms'])}"
             )
+            if not incidents_exact:
+                seen, wanted = set(map(key, verdict["incidents"])), set(map(key, truth["incidents"]))
+                print(f"{'':32} missed {sorted(wanted - seen)}  not in the truth {sorted(seen - wanted)}")
     shutil.rmtree(generated, ignore_errors=True)
     print(
         f"\n{totals['games_moves_exact']}/{len(scenarios)} scenarios with exact moves, "
