@@ -22,8 +22,9 @@ use crate::style::Style;
 /// How long a fingertip rests on a piece it touches, each side of the event (s).
 pub const DWELL: f64 = 0.12;
 
-/// How far an adjusting fingertip slides a piece at most, in squares.
-const NUDGE: f64 = 0.14;
+/// Where a piece the player will adjust stands until the fingertip sets it
+/// straight, off its square's centre (in squares, along files and ranks).
+const OFF_CENTRE: [f64; 2] = [0.12, 0.16];
 
 /// One square's truth in one frame.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -114,7 +115,7 @@ impl Renderer {
         index: u64,
     ) -> opencv::Result<(Mat, FrameTruth)> {
         let table = self.table_at(t);
-        let hand = self.hand_at(t);
+        let hands = self.hands_at(t);
         let mut img = background.clone();
         self.draw_shadows(&mut img, pose, table.board())?;
         let mut standing: Vec<(Square, shakmaty::Piece)> = table.board().iter().collect();
@@ -141,8 +142,10 @@ impl Renderer {
             core::CV_8UC1,
             Scalar::all(0.0),
         )?;
-        if let Some(hand) = hand {
-            for held in table.hand() {
+        // The first hand carries what is held; a second one (a move made
+        // with two hands) is drawn beside it.
+        for (i, &hand) in hands.iter().enumerate() {
+            for held in table.hand().iter().filter(|_| i == 0) {
                 let base = [
                     hand.fingertip[0],
                     hand.fingertip[1],
@@ -234,18 +237,31 @@ impl Renderer {
         table
     }
 
-    /// How far an `adjust` has pushed the piece on `square` from its
-    /// centre at `t`, in squares (the fingertip on it moves with it).
+    /// How far the piece on `square` stands off its centre at `t`, in
+    /// squares: a piece its player will adjust (art. 4.2) stands off-centre
+    /// until then, and slides to the centre under the fingertip.
     fn nudge_at(&self, square: Square, t: f64) -> [f64; 2] {
-        let side = self.hand_at(t).map_or(Color::White, |h| h.side);
-        self.events
+        let Some(adjust) = self
+            .events
             .iter()
-            .find(|e| e.action == Action::Adjust(square) && (e.t - t).abs() <= DWELL)
-            .map_or([0.0, 0.0], |e| nudge(side, 1.0 - (e.t - t).abs() / DWELL))
+            .find(|e| e.action == Action::Adjust(square) && e.t + DWELL >= t)
+        else {
+            return [0.0, 0.0];
+        };
+        // Another piece stood there before: that one was not adjusted.
+        let replaced = self
+            .events
+            .iter()
+            .any(|e| e.t > t && e.t < adjust.t && e.action.square() == Some(square));
+        if replaced {
+            return [0.0, 0.0];
+        }
+        off_centre(((adjust.t + DWELL - t) / (2.0 * DWELL)).clamp(0.0, 1.0))
     }
 
-    fn hand_at(&self, t: f64) -> Option<Hand> {
-        self.track.iter().find_map(|k| k.at(t))
+    /// The hands over the scene at `t`: the one making the gesture first.
+    fn hands_at(&self, t: f64) -> Vec<Hand> {
+        self.track.iter().filter_map(|k| k.at(t)).collect()
     }
 
     fn truth(&self, pose: &Pose, t: f64, board: &Board, mask: &Mat) -> opencv::Result<FrameTruth> {
@@ -358,11 +374,10 @@ impl Keyframes {
     }
 }
 
-/// An adjusting fingertip's push at `share` (0 to 1) of its peak: the
-/// piece slides a little towards the player and is set back.
-fn nudge(side: Color, share: f64) -> [f64; 2] {
-    let towards = if side == Color::White { -1.0 } else { 1.0 };
-    [0.03 * share, towards * NUDGE * share]
+/// A piece `share` (1 to 0) of the way from off-centre to its centre.
+fn off_centre(share: f64) -> [f64; 2] {
+    let s = share * share * (3.0 - 2.0 * share);
+    [OFF_CENTRE[0] * s, OFF_CENTRE[1] * s]
 }
 
 /// Where a side's hand waits, off the board on its side.
@@ -431,11 +446,12 @@ fn hand_track(gestures: &[Gesture], events: &[Event], start: &Board) -> Vec<Keyf
                 };
                 let c = centre(sq);
                 let tip = [c[0], c[1], pieces::height(role)];
-                points.push((event.t - DWELL, tip));
-                if let Action::Adjust(_) = event.action {
-                    let [dx, dy] = nudge(gesture.side, 1.0);
-                    points.push((event.t, [tip[0] + dx, tip[1] + dy, tip[2]]));
-                }
+                // An adjusting fingertip starts on the piece off-centre.
+                let [dx, dy] = match event.action {
+                    Action::Adjust(_) => off_centre(1.0),
+                    _ => [0.0, 0.0],
+                };
+                points.push((event.t - DWELL, [tip[0] + dx, tip[1] + dy, tip[2]]));
                 points.push((event.t + DWELL, tip));
             }
             apply(&mut table, &event);
@@ -449,15 +465,54 @@ fn hand_track(gestures: &[Gesture], events: &[Event], start: &Board) -> Vec<Keyf
             points.push((gesture.end, above));
             holding[slot(gesture.side)] = Some(above);
         }
+        let helper = (gesture.kind == "two-hands")
+            .then(|| other_hand(gesture, &points))
+            .flatten();
         track.push(Keyframes {
             side: gesture.side,
             start: gesture.start,
             end: gesture.end,
             points,
         });
+        track.extend(helper);
     }
     track
 }
+
+/// The player's other hand in a move made with two hands (art. 4.1): it
+/// comes over the board three files away from the move, above the pieces
+/// without touching one, for as long as the first hand holds
+/// a piece, and goes back.
+fn other_hand(gesture: &Gesture, points: &[(f64, World)]) -> Option<Keyframes> {
+    let (&from, &to) = (gesture.squares.first()?, gesture.squares.last()?);
+    let (first, last) = (points.get(1)?.0, points[points.len() - 2].0);
+    let x = (f64::from(from.file() as u8) + f64::from(to.file() as u8)) / 2.0 + 0.5;
+    let y = (f64::from(from.rank() as u8) + f64::from(to.rank() as u8)) / 2.0 + 0.5;
+    let x = if x < 4.0 { x + 3.0 } else { x - 3.0 };
+    // Two ranks and a half into the board at least, so that its arm shows.
+    let y = match gesture.side {
+        Color::White => y.max(2.5),
+        Color::Black => y.min(5.5),
+    };
+    let over = [x, y, OTHER_HAND_HEIGHT];
+    let rest = rest(gesture.side);
+    let aside = [x, rest[1], rest[2]];
+    Some(Keyframes {
+        side: gesture.side,
+        start: gesture.start,
+        end: gesture.end,
+        points: vec![
+            (gesture.start, aside),
+            (first, over),
+            (last, over),
+            (gesture.end, aside),
+        ],
+    })
+}
+
+/// Height over the board of the other hand in a two-handed move: above the
+/// tallest piece, so that it touches none.
+const OTHER_HAND_HEIGHT: f64 = 1.9;
 
 /// Plays one event on the table; events the table contradicts change nothing
 /// (the choreography only writes consistent ones).

@@ -187,29 +187,65 @@ fn a_bumped_camera_moves_the_corners_in_the_truth() {
     let _ = std::fs::remove_dir_all(out);
 }
 
-/// The frame at the moment of a scenario's only event, and that event's time.
-fn frame_at_the_event(text: &str) -> (Mat, f64) {
+/// The frames of a scenario with one event, at its start and at its end.
+fn frames_around_the_event(text: &str) -> (Mat, Mat) {
     let scenario = referee_synth::Scenario::parse(text).expect("parses");
     let (renderer, played) = referee_synth::stage(&scenario).expect("stages");
-    let t = played.events[0].t;
-    (renderer.frame(t, 0).expect("frame").0, t)
+    assert_eq!(played.events.len(), 1, "one event");
+    let frame = |t: f64| renderer.frame(t, 0).expect("frame").0;
+    (frame(0.0), frame(played.duration))
 }
 
 #[test]
-fn an_adjust_slides_the_piece_where_a_touch_leaves_it() {
-    let (touched, t1) = frame_at_the_event("camera seed=11 noise=0\ntouch e2\n");
-    let (adjusted, t2) = frame_at_the_event("camera seed=11 noise=0\nadjust e2\n");
-    assert_eq!(t1, t2, "the two gestures are timed alike");
-    let mut diff = Mat::default();
-    opencv::core::absdiff(&touched, &adjusted, &mut diff).expect("absdiff");
-    let mut grey = Mat::default();
-    opencv::imgproc::cvt_color_def(&diff, &mut grey, opencv::imgproc::COLOR_BGR2GRAY)
-        .expect("grey");
-    let changed = opencv::core::count_non_zero(&grey).expect("count");
-    // A pawn slid by a seventh of a square: a few hundred pixels at 640x480,
-    // not the whole picture.
+fn an_adjusted_piece_stands_off_centre_until_it_is_set_straight() {
+    let (touch, touched) = frames_around_the_event("camera seed=11 noise=0\ntouch e2\n");
+    let (adjust, adjusted) = frames_around_the_event("camera seed=11 noise=0\nadjust e2\n");
+    let differing = |a: &Mat, b: &Mat| {
+        let mut diff = Mat::default();
+        opencv::core::absdiff(a, b, &mut diff).expect("absdiff");
+        let mut grey = Mat::default();
+        opencv::imgproc::cvt_color_def(&diff, &mut grey, opencv::imgproc::COLOR_BGR2GRAY)
+            .expect("grey");
+        opencv::core::count_non_zero(&grey).expect("count")
+    };
+    // Before: the pawn to be adjusted stands a fifth of a square off its
+    // centre: a few hundred pixels at 640x480, not the whole picture.
+    let before = differing(&touch, &adjust);
     assert!(
-        (40..20_000).contains(&changed),
-        "{changed} pixels differ between touch and adjust"
+        (40..20_000).contains(&before),
+        "{before} pixels differ before the touch and the adjustment"
     );
+    // After: set straight, it stands as the touched pawn does.
+    let after = differing(&touched, &adjusted);
+    assert_eq!(after, 0, "pixels differ after the touch and the adjustment");
+}
+
+#[test]
+fn a_move_made_with_two_hands_shows_two_arms() {
+    let scenario =
+        referee_synth::Scenario::parse("camera seed=9 noise=0\ntwo-hands e2e4\n").expect("parses");
+    let (renderer, played) = referee_synth::stage(&scenario).expect("stages");
+    let lift = played
+        .events
+        .iter()
+        .find(|e| matches!(e.action, referee_rules::Action::Lift(_)))
+        .expect("a lift");
+    let (_, truth) = renderer.frame(lift.t + 0.2, 0).expect("frame");
+    // The files with a hand over them: the moving hand's e-file and the
+    // other hand's, with a bare file between.
+    let files: std::collections::BTreeSet<u8> = truth
+        .squares
+        .iter()
+        .filter(|s| s.hand)
+        .map(|s| s.square.as_bytes()[0])
+        .collect();
+    assert!(
+        files.contains(&b'e'),
+        "the moving hand over the e-file: {files:?}"
+    );
+    let gap = files
+        .iter()
+        .zip(files.iter().skip(1))
+        .any(|(a, b)| b - a >= 2);
+    assert!(gap, "two arms apart: {files:?}");
 }

@@ -17,7 +17,9 @@
 //! the board, never becomes a move. The events describe what the hands did
 //! (castling begun with the rook shows as such); the rules engine judges.
 
-use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
+use shakmaty::{
+    Bitboard, Board, CastlingSide, Chess, Color, Move, Piece, Position, Rank, Role, Square,
+};
 
 use referee_rules::{Action, Event};
 
@@ -38,10 +40,11 @@ pub struct Observation {
     /// The colour the eyes read on each square, by `Square` index (`None`:
     /// empty): a check on changes no move explains.
     pub occupancy: [Option<Color>; 64],
-    /// The piece type the eyes read on each square, by `Square` index
+    /// The piece a pawn could have become (a knight, bishop, rook or queen
+    /// of either side) that the eyes read on each square, by `Square` index
     /// (`None`: empty or not told). Never decides an ordinary move: it
     /// names the piece a pawn promotes to.
-    pub roles: [Option<Role>; 64],
+    pub promoted: [Option<Piece>; 64],
     /// The square a fingertip rests on, from eyes that can see fingertips
     /// (the colour baseline cannot: it gives `None`).
     pub fingertip: Option<Square>,
@@ -219,6 +222,13 @@ pub struct Tracker {
     two_hands: Option<(Color, u32)>,
     /// Sides already seen using two hands this turn.
     two_handed: Vec<Color>,
+    /// The piece read on a square the side to move may promote on, and
+    /// frames in a row it was read there.
+    promotion_read: Option<(Square, Role, u32)>,
+    /// The piece first read there for [`DWELL_FRAMES`]: the choice made
+    /// once it touched the square (art. 4.4d), even if it was exchanged
+    /// before the picture was still.
+    promotion_chosen: Option<(Square, Role)>,
 }
 
 impl Tracker {
@@ -241,6 +251,8 @@ impl Tracker {
             press_waiting: false,
             two_hands: None,
             two_handed: Vec::new(),
+            promotion_read: None,
+            promotion_chosen: None,
         }
     }
 
@@ -253,6 +265,7 @@ impl Tracker {
     pub fn push(&mut self, obs: &Observation) -> Step {
         let pressed = self.follow_clock(obs);
         let two_handed = self.follow_two_hands(obs);
+        self.follow_promotion(obs);
         let read_before = self.moves_read;
         let mut step = Step::default();
         if let Some(side) = two_handed {
@@ -302,6 +315,38 @@ impl Tracker {
         self.pending = None;
         self.first_changed = [None; 64];
         self.last_accepted = accepted;
+        self.promotion_read = None;
+        self.promotion_chosen = None;
+    }
+
+    /// Follows the piece read on the squares the side to move may promote
+    /// on, frame by frame, still or not (a hand exchanging the new piece
+    /// keeps the picture moving): the first read for [`DWELL_FRAMES`] in a
+    /// row is the piece chosen.
+    fn follow_promotion(&mut self, obs: &Observation) {
+        let us = self.pos.turn();
+        let seventh = Bitboard::from_rank(us.relative_rank(Rank::Seventh));
+        if self.promotion_chosen.is_some() || (self.pos.our(Role::Pawn) & seventh).is_empty() {
+            return;
+        }
+        let seen = self
+            .pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.promotion().is_some())
+            .map(|m| m.to())
+            .find_map(|sq| {
+                let piece = obs.promoted[usize::from(sq)]?;
+                (piece.color == us && obs.covered & 1 << usize::from(sq) == 0)
+                    .then_some((sq, piece.role))
+            });
+        self.promotion_read = seen.map(|(sq, role)| match self.promotion_read {
+            Some((s, r, frames)) if (s, r) == (sq, role) => (sq, role, frames + 1),
+            _ => (sq, role, 1),
+        });
+        if let Some((sq, role, DWELL_FRAMES)) = self.promotion_read {
+            self.promotion_chosen = Some((sq, role));
+        }
     }
 
     /// The side that has gripped pieces with both hands for
@@ -374,25 +419,33 @@ impl Tracker {
             faint: obs.faint,
         };
         let patient = obs.t - since >= STABLE_RUN_SECONDS;
+        // A touched piece set straight in its square (an adjustment) changes
+        // its square's picture, not its colour: when no move explains the
+        // whole change, one may explain the rest.
+        let shifted = self.touched_and_shifted(obs);
         let reading = self
-            .interpret(&change, &obs.roles, patient)
-            .filter(|reading| {
-                let seen = reading.steps.len() < 2 || reading.seen_in(obs);
-                if !seen {
-                    tracing::trace!(
-                        t = obs.t,
-                        steps = reading.steps.len(),
-                        "a run the colours do not bear out"
-                    );
-                }
-                seen
+            .read_change(&change, obs, patient)
+            .map(|reading| (reading, 0))
+            .or_else(|| {
+                let rest = ChangeSet {
+                    bits: change.bits & !shifted,
+                    ..change
+                };
+                (shifted != 0 && rest.bits != 0)
+                    .then(|| self.read_change(&rest, obs, patient))
+                    .flatten()
+                    .map(|reading| (reading, shifted))
             });
-        tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.steps), "still change");
-        if let Some(reading) = reading {
+        tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.0.steps), "still change");
+        if let Some((reading, shifted)) = reading {
             let t = self.last_motion.max(self.last_t);
             for m in reading.completed {
                 self.pos.play_unchecked(m);
             }
+            for touch in &mut self.held {
+                touch.shifted |= shifted & (1 << usize::from(touch.square)) != 0;
+            }
+            step.accept |= shifted;
             let mut moves = Vec::new();
             for (mover, target) in reading.steps {
                 moves.push((mover, transition(&self.table, &target, mover)));
@@ -501,6 +554,46 @@ impl Tracker {
             .find(|m| result(&self.pos, m).board() == &self.table)
     }
 
+    /// What a still change was read as, when a move or a run explains it
+    /// (a run only when the colours bear it out).
+    fn read_change(&self, change: &ChangeSet, obs: &Observation, patient: bool) -> Option<Reading> {
+        self.interpret(change, &obs.promoted, patient)
+            .filter(|reading| {
+                let seen = reading.steps.len() < 2 || reading.seen_in(obs);
+                if !seen {
+                    tracing::trace!(
+                        t = obs.t,
+                        steps = reading.steps.len(),
+                        "a run the colours do not bear out"
+                    );
+                }
+                seen
+            })
+    }
+
+    /// The changed squares of touches held whose colours read as the table
+    /// holds: the piece touched still stands there, its picture changed.
+    fn touched_and_shifted(&self, obs: &Observation) -> u64 {
+        let touched = self
+            .held
+            .iter()
+            .fold(0, |bits, touch| bits | 1 << usize::from(touch.square));
+        touched & self.as_table(obs)
+    }
+
+    /// The promotion first chosen, when `m` promotes on its square to
+    /// another piece.
+    fn promotion_changed(&self, m: &Move) -> Option<Move> {
+        let (square, role) = self.promotion_chosen?;
+        if square != m.to() || m.promotion().is_none_or(|r| r == role) {
+            return None;
+        }
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .find(|c| c.from() == m.from() && c.to() == square && c.promotion() == Some(role))
+    }
+
     /// The changed squares whose colours read as the table holds.
     fn as_table(&self, obs: &Observation) -> u64 {
         read_as(&self.table, obs)
@@ -521,20 +614,20 @@ impl Tracker {
     fn interpret(
         &self,
         change: &ChangeSet,
-        roles: &[Option<Role>; 64],
+        promoted: &[Option<Piece>; 64],
         allow_runs: bool,
     ) -> Option<Reading> {
         // A pawn promotes to the piece read on its square (a queen when the
         // eyes cannot tell).
-        let promoted = |m: &Move| {
-            let read = roles[usize::from(m.to())].filter(|r| !matches!(r, Role::Pawn | Role::King));
+        let as_read = |m: &Move| {
+            let read = promoted[usize::from(m.to())].map(|p| p.role);
             m.promotion()
                 .is_none_or(|r| r == read.unwrap_or(Role::Queen))
         };
         let unique = |pos: &Chess| -> Option<Move> {
             best(pos.legal_moves().into_iter().filter_map(|m| {
                 let fit = change.fits(board_difference(&self.table, result(pos, &m).board()))?;
-                promoted(&m).then_some((m, fit))
+                as_read(&m).then_some((m, fit))
             }))
         };
         let us = self.pos.turn();
@@ -552,10 +645,15 @@ impl Tracker {
             }
         }
         if let Some(m) = unique(&self.pos) {
-            let board = result(&self.pos, &m).board().clone();
+            let mut steps = Vec::new();
+            if let Some(chosen) = self.promotion_changed(&m) {
+                // Art. 4.4d: the piece first set there, then the one now.
+                steps.push((us, result(&self.pos, &chosen).board().clone()));
+            }
+            steps.push((us, result(&self.pos, &m).board().clone()));
             return Some(Reading {
                 completed: Vec::new(),
-                steps: vec![(us, board)],
+                steps,
             });
         }
         // The piece a pawn just promoted to exchanged for another (art.
@@ -567,8 +665,8 @@ impl Tracker {
                 m.from() == m0.from()
                     && m.to() == m0.to()
                     && *m != m0
-                    && promoted(m)
-                    && roles[usize::from(m.to())].is_some()
+                    && as_read(m)
+                    && promoted[usize::from(m.to())].is_some()
             })
         {
             return Some(Reading {
@@ -1033,7 +1131,7 @@ mod tests {
             at_clock: false,
             two_hands: None,
             covered: 0,
-            roles: [None; 64],
+            promoted: [None; 64],
             still,
         }
     }
@@ -1339,6 +1437,54 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_set_straight_then_another_moved_is_an_adjustment_and_a_move() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        // The fingertip rests on d2, the picture moving…
+        for _ in 0..4 {
+            t += 0.05;
+            events.extend(
+                tracker
+                    .push(&frame(t, &[Square::D2], false, Some(Square::D2)))
+                    .events,
+            );
+        }
+        // …then g1-f3 made: d2 changed too, its pawn read where it stood.
+        for _ in 0..6 {
+            t += 0.05;
+            let mut obs = frame(t, &[Square::D2, Square::G1, Square::F3], true, None);
+            obs.occupancy[usize::from(Square::D2)] = Some(Color::White);
+            obs.occupancy[usize::from(Square::F3)] = Some(Color::White);
+            events.extend(tracker.push(&obs).events);
+        }
+        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        assert_eq!(
+            actions,
+            [
+                Action::Adjust(Square::D2),
+                Action::Lift(Square::G1),
+                Action::Release(Square::F3),
+            ]
+        );
+        // The pawn read gone from d2 instead: no adjustment explains it,
+        // nothing is read.
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        for k in 0..10 {
+            let t = 0.05 * f64::from(k + 1);
+            let mut obs = if k < 4 {
+                frame(t, &[Square::D2], false, Some(Square::D2))
+            } else {
+                frame(t, &[Square::D2, Square::G1, Square::F3], true, None)
+            };
+            obs.occupancy[usize::from(Square::F3)] = Some(Color::White);
+            events.extend(tracker.push(&obs).events);
+        }
+        assert_eq!(events, []);
+    }
+
+    #[test]
     fn a_hand_resting_over_the_changed_squares_holds_the_move_until_it_leaves() {
         let mut tracker = Tracker::new(Chess::default());
         let mut t = 0.0;
@@ -1382,7 +1528,7 @@ mod tests {
         let mut push = |changed: &[Square], role: Role, t: f64| {
             let mut obs = frame(t, changed, true, None);
             obs.occupancy[usize::from(Square::E8)] = Some(Color::White);
-            obs.roles[usize::from(Square::E8)] = Some(role);
+            obs.promoted[usize::from(Square::E8)] = Some(role.of(Color::White));
             tracker.push(&obs).events
         };
         // e7-e8, a queen set down…
@@ -1404,6 +1550,70 @@ mod tests {
                 Action::Release(Square::E8),
                 Action::Capture(Square::E8),
                 Action::Add(Square::E8, Role::Knight),
+                Action::Release(Square::E8),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_promoted_piece_exchanged_before_the_picture_is_still_is_read_too() {
+        let start: Chess = "8/4P2p/8/8/8/8/k7/4K3 w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .expect("fen")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("position");
+        let read = |role: Option<Role>, frames: usize| {
+            let mut tracker = Tracker::new(start.clone());
+            let mut events = Vec::new();
+            let mut t = 0.0;
+            let mut push = |role: Option<Role>, still: bool, t: f64| {
+                let mut obs = frame(t, &[Square::E7, Square::E8], still, None);
+                obs.occupancy[usize::from(Square::E8)] = role.map(|_| Color::White);
+                obs.promoted[usize::from(Square::E8)] = role.map(|r| r.of(Color::White));
+                tracker.push(&obs).events
+            };
+            // The pawn gone, a queen read on e8 while the hand moves on…
+            for _ in 0..frames {
+                t += 0.05;
+                events.extend(push(Some(Role::Queen), false, t));
+            }
+            // …the square hidden, then a knight standing there, still.
+            for _ in 0..3 {
+                t += 0.05;
+                events.extend(push(None, false, t));
+            }
+            for _ in 0..6 {
+                t += 0.05;
+                events.extend(push(role, true, t));
+            }
+            events.iter().map(|e| e.action).collect::<Vec<Action>>()
+        };
+        assert_eq!(
+            read(Some(Role::Knight), 3),
+            [
+                Action::Capture(Square::E7),
+                Action::Add(Square::E8, Role::Queen),
+                Action::Release(Square::E8),
+                Action::Capture(Square::E8),
+                Action::Add(Square::E8, Role::Knight),
+                Action::Release(Square::E8),
+            ]
+        );
+        // A queen glimpsed on two frames only is no choice seen.
+        assert_eq!(
+            read(Some(Role::Knight), 2),
+            [
+                Action::Capture(Square::E7),
+                Action::Add(Square::E8, Role::Knight),
+                Action::Release(Square::E8),
+            ]
+        );
+        // The queen kept: one promotion.
+        assert_eq!(
+            read(Some(Role::Queen), 3),
+            [
+                Action::Capture(Square::E7),
+                Action::Add(Square::E8, Role::Queen),
                 Action::Release(Square::E8),
             ]
         );

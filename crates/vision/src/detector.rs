@@ -16,7 +16,7 @@ use opencv::core::Mat;
 use opencv::prelude::*;
 use ort::session::Session;
 use ort::value::Tensor;
-use shakmaty::{Color, Piece, Role, Square};
+use shakmaty::{Bitboard, Color, Piece, Rank, Role, Square};
 
 use crate::error::OpenCvContext;
 use crate::still::SURE;
@@ -73,14 +73,24 @@ impl CellReading {
 
     /// The likeliest piece of the likelier side, when the cell holds one.
     pub fn piece(&self) -> Option<Piece> {
-        let range = match self.occupant().0 {
+        self.piece_among(&Role::ALL)
+    }
+
+    /// The likeliest of `roles` for the likelier side, when the cell holds
+    /// a piece: what is known to stand there narrows the reading (a pawn
+    /// promotes to a knight, bishop, rook or queen, never to a king, which
+    /// a queen seen at the board's far edge may resemble most).
+    pub fn piece_among(&self, roles: &[Role]) -> Option<Piece> {
+        let (color, first) = match self.occupant().0 {
             Occupant::Empty => return None,
-            Occupant::White => 1..7,
-            Occupant::Black => 7..13,
+            Occupant::White => (Color::White, 1),
+            Occupant::Black => (Color::Black, 7),
         };
-        let best = range.max_by(|&a, &b| self.classes[a].total_cmp(&self.classes[b]))?;
-        let role = Role::from_char(CLASSES[best].to_ascii_lowercase())?;
-        let color = if best < 7 { Color::White } else { Color::Black };
+        let class = |role: Role| first + usize::from(role) - 1;
+        let role = roles
+            .iter()
+            .copied()
+            .max_by(|&a, &b| self.classes[class(a)].total_cmp(&self.classes[class(b)]))?;
         Some(Piece { color, role })
     }
 }
@@ -132,6 +142,36 @@ impl Detection {
             .fold(0, |bits, sq| bits | 1 << usize::from(sq))
     }
 
+    /// The side both of whose arms are over the board when it lies
+    /// `orientation` (a move made with two hands, art. 4.1): two separate
+    /// patches of hand-covered squares, both reaching the same player's
+    /// first rank, over which the arms come in (a hand on the first rank,
+    /// its arm beyond the edge, covers one square). One arm is one patch;
+    /// the two players' arms reach opposite edges.
+    pub fn two_arms(&self, orientation: Orientation) -> Option<Color> {
+        let mut left = Bitboard(self.covered(orientation));
+        let mut arms = [0, 0];
+        while let Some(seed) = left.first() {
+            let patch = patch_around(seed, left);
+            left ^= patch;
+            match (
+                patch.intersects(Bitboard::from_rank(Rank::First)),
+                patch.intersects(Bitboard::from_rank(Rank::Eighth)),
+            ) {
+                (true, false) => arms[0] += 1,
+                (false, true) => arms[1] += 1,
+                _ => {}
+            }
+        }
+        if arms[0] >= 2 {
+            Some(Color::White)
+        } else if arms[1] >= 2 {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
     /// Whose hand is over the board when it lies `orientation`: the arm
     /// comes in over its player's edge, so the hand-covered squares reach
     /// that player's first rank. Both edges reached or neither: the covered
@@ -139,7 +179,6 @@ impl Detection {
     /// hand barely over the board): the fingertip is near its player's edge
     /// (the three ranks next to it; `None` in the middle two).
     pub fn hand_side(&self, orientation: Orientation) -> Option<Color> {
-        use shakmaty::Rank;
         let covered: Vec<Square> = Square::ALL
             .into_iter()
             .filter(|sq| self.covered(orientation) & (1 << usize::from(*sq)) != 0)
@@ -307,6 +346,21 @@ fn planar(image: &Mat) -> Result<Vec<f32>> {
     Ok(planes)
 }
 
+/// The squares joined to `seed` within `within`, neighbours by a side or
+/// a corner.
+fn patch_around(seed: Square, within: Bitboard) -> Bitboard {
+    let mut patch = Bitboard::from_square(seed);
+    loop {
+        let grown = patch.into_iter().fold(patch, |grown, sq| {
+            grown | (shakmaty::attacks::king_attacks(sq) & within)
+        });
+        if grown == patch {
+            return patch;
+        }
+        patch = grown;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -369,5 +423,72 @@ mod tests {
         // covered squares lie below the fingertip.
         let short = reading(&[Square::D6, Square::D5, Square::D4], Some(Square::D6));
         assert_eq!(short.hand_side(o), Some(Color::White));
+    }
+
+    #[test]
+    fn a_reading_narrowed_to_some_pieces_keeps_the_likeliest_of_them() {
+        let mut cell = CellReading {
+            classes: [0.0; 13],
+            hand: 0.0,
+            touch: 0.0,
+        };
+        // White: king 0.5, queen 0.3, knight 0.15; black bishop 0.05.
+        cell.classes[6] = 0.5;
+        cell.classes[5] = 0.3;
+        cell.classes[2] = 0.15;
+        cell.classes[9] = 0.05;
+        let white = |role| {
+            Some(Piece {
+                color: Color::White,
+                role,
+            })
+        };
+        assert_eq!(cell.piece(), white(Role::King));
+        let promotion = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+        assert_eq!(cell.piece_among(&promotion), white(Role::Queen));
+        assert_eq!(
+            cell.piece_among(&[Role::Knight, Role::Pawn]),
+            white(Role::Knight)
+        );
+        // Black's side: the same class offsets.
+        cell.classes = [0.0; 13];
+        cell.classes[10] = 0.7;
+        cell.classes[12] = 0.2;
+        assert_eq!(
+            cell.piece_among(&promotion),
+            Some(Piece {
+                color: Color::Black,
+                role: Role::Rook
+            })
+        );
+        // An empty square holds none.
+        cell.classes = [0.0; 13];
+        cell.classes[0] = 1.0;
+        assert_eq!(cell.piece_among(&promotion), None);
+    }
+
+    #[test]
+    fn two_arms_are_two_patches_reaching_one_edge() {
+        let o = Orientation::WhiteBottom;
+        use Square::*;
+        // White's two hands: one on e2-e4, the other over b1-b2.
+        let both = reading(&[E1, E2, E3, E4, B1, B2], Some(E4));
+        assert_eq!(both.two_arms(o), Some(Color::White));
+        // Black's two hands.
+        let black = reading(&[A8, A7, G8, G7, G6], Some(G6));
+        assert_eq!(black.two_arms(o), Some(Color::Black));
+        // One arm, even a wide one joined at a corner: no.
+        let wide = reading(&[E1, E2, F2, F3, G4], Some(G4));
+        assert_eq!(wide.two_arms(o), None);
+        // Castling with two hands: the king's hand on e1 (its arm beyond
+        // the edge), the other over c1-c2.
+        let castling = reading(&[E1, C1, C2], Some(E1));
+        assert_eq!(castling.two_arms(o), Some(Color::White));
+        // One arm of each player.
+        let players = reading(&[E1, E2, E3, D8, D7], Some(E3));
+        assert_eq!(players.two_arms(o), None);
+        // A patch not reaching an edge is no arm.
+        let floating = reading(&[E1, E2, B4, B5], Some(E2));
+        assert_eq!(floating.two_arms(o), None);
     }
 }

@@ -62,7 +62,8 @@ pub struct HandsSeen {
     pub fingertip: Option<Fingertip>,
     /// The squares hands and arms cover, one bit per `Square` index.
     pub covered: u64,
-    /// Both hands of this side grip pieces (real hands only: renders show one).
+    /// Both hands of this side are at the board: each grips a piece (real
+    /// hands), or two arms of the side are over it (the detector's hands).
     pub two_hands: Option<Color>,
 }
 
@@ -228,7 +229,7 @@ impl HandPath {
                 by: detection.hand_side(orientation),
             }),
             covered: covered | detection.covered(orientation),
-            two_hands,
+            two_hands: two_hands.or_else(|| detection.two_arms(orientation)),
         };
         self.detection = Some(detection);
         Ok(seen)

@@ -18,7 +18,7 @@ use referee_tracker::{Observation, Tracker};
 use referee_vision::{
     BoardCorners, ClockWatch, Detection, Error, Eyes, FAINT_CHANGE, Orientation, locate_board,
 };
-use shakmaty::{Role, Square};
+use shakmaty::{Piece, Role, Square};
 
 pub use hands::{
     Fingertip, HandPath, HandSource, HandsSeen, REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES,
@@ -196,10 +196,10 @@ impl BoardWatch {
             at_clock,
             two_hands: hands.two_hands,
             covered: hands.covered,
-            roles: self
+            promoted: self
                 .hands
                 .detection()
-                .map_or([None; 64], |d| roles(d, eyes.orientation())),
+                .map_or([None; 64], |d| promoted(d, eyes.orientation())),
             still: reading.still(),
         });
         if step.accept != 0 {
@@ -271,14 +271,18 @@ impl BoardWatch {
     }
 }
 
-/// The piece type the detector reads on each square, by `Square` index,
-/// where it is sure of the occupant and no hand covers the square.
-fn roles(detection: &Detection, orientation: Orientation) -> [Option<Role>; 64] {
+/// The pieces a pawn can become.
+const PROMOTION_ROLES: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+
+/// The piece a pawn could have become that the detector reads likeliest on
+/// each square, by `Square` index, where it is sure of the occupant and no
+/// hand covers the square (the tracker asks only about promotion squares).
+fn promoted(detection: &Detection, orientation: Orientation) -> [Option<Piece>; 64] {
     std::array::from_fn(|index| {
         let sq = Square::new(index as u32);
         let cell = detection.square(orientation, usize::from(sq.file()), usize::from(sq.rank()));
         cell.judged()
-            .then(|| cell.piece().map(|p| p.role))
+            .then(|| cell.piece_among(&PROMOTION_ROLES))
             .flatten()
     })
 }
