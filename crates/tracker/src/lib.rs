@@ -85,6 +85,24 @@ struct Reading {
 }
 
 impl Reading {
+    /// Whether the eyes bear out a single move from `table`: a square it
+    /// changes changed more than faintly, or on one at least the colour
+    /// read is the one it leaves. The shadow of an arm coming in over two
+    /// squares can change them faintly as a move would; the colours under
+    /// it stay as they were. (A piece leaving or arriving changes its
+    /// square strongly, though the colours may miss a light piece on a
+    /// light square.)
+    fn seen_somewhere(&self, table: &Board, change: &ChangeSet, obs: &Observation) -> bool {
+        let Some((_, board)) = self.steps.last() else {
+            return false;
+        };
+        let squares = board_difference(table, board);
+        change
+            .fits(squares)
+            .is_some_and(|weakest| weakest > change.faint)
+            || squares & read_as(board, obs) != 0
+    }
+
     /// Whether the eyes' colours bear out a run of moves. A hand or an arm
     /// resting still over a file can look like one; the colours under it
     /// are not those of the pieces the run would leave. On the changed
@@ -173,6 +191,12 @@ pub const RUN_MISREADS: usize = 1;
 /// A run of several moves is accepted only after this long still: a hand
 /// resting mid-move for a moment can look like two moves.
 pub const STABLE_RUN_SECONDS: f64 = 0.35;
+
+/// A touch beside a piece that begins to move within this long after it
+/// (seconds) is the hand reaching for that piece, the fingertip seen one
+/// square off (the detector puts a fingertip on its square 89% of the
+/// time, and 31 of its 44 wrong squares on the held-out set are neighbours).
+pub const REACH_SECONDS: f64 = 0.5;
 
 /// A touch seen and not yet reported.
 #[derive(Debug, Clone, Copy)]
@@ -555,16 +579,20 @@ impl Tracker {
     }
 
     /// What a still change was read as, when a move or a run explains it
-    /// (a run only when the colours bear it out).
+    /// and the colours bear it out.
     fn read_change(&self, change: &ChangeSet, obs: &Observation, patient: bool) -> Option<Reading> {
         self.interpret(change, &obs.promoted, patient)
             .filter(|reading| {
-                let seen = reading.steps.len() < 2 || reading.seen_in(obs);
+                let seen = if reading.steps.len() < 2 {
+                    reading.seen_somewhere(&self.table, change, obs)
+                } else {
+                    reading.seen_in(obs)
+                };
                 if !seen {
                     tracing::trace!(
                         t = obs.t,
                         steps = reading.steps.len(),
-                        "a run the colours do not bear out"
+                        "a reading the colours do not bear out"
                     );
                 }
                 seen
@@ -744,7 +772,9 @@ impl Tracker {
     /// another piece of its move had begun to move is left out: it is part
     /// of making the move (the rook after the king in castling, the piece
     /// being captured) or the carried piece passing over another, and the
-    /// first piece touched, which Article 4.3 is about, came before.
+    /// first piece touched, which Article 4.3 is about, came before. So is
+    /// one on a neighbour of a piece that begins to move at once after it
+    /// ([`REACH_SECONDS`]): the fingertip seen one square off.
     fn report_held(&mut self, events: &mut Vec<Event>, moves: &[(Color, Vec<Action>)], t: f64) {
         let lifted: Vec<Vec<Square>> = moves
             .iter()
@@ -771,9 +801,18 @@ impl Tracker {
         let first_changed = self.first_changed;
         for (k, touches) in belongs.into_iter().enumerate() {
             let lifted = lifted.get(k).map_or(&[][..], Vec::as_slice);
+            // Another piece of the move began to move before the touch, or
+            // a neighbour of the touched square at once after it (the
+            // fingertip seen one square off the piece it reached for).
             let under_way_before = |sq: Square, t: f64| {
                 lifted.iter().any(|&other| {
-                    other != sq && first_changed[usize::from(other)].is_some_and(|began| began < t)
+                    let reach = if sq.distance(other) == 1 {
+                        REACH_SECONDS
+                    } else {
+                        0.0
+                    };
+                    other != sq
+                        && first_changed[usize::from(other)].is_some_and(|began| began < t + reach)
                 })
             };
             for touch in touches {
@@ -1434,6 +1473,71 @@ mod tests {
         events.extend(tracker.push(&frame(t, &[], true, None)).events);
         let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
         assert_eq!(actions, [Action::Adjust(Square::E2)]);
+    }
+
+    #[test]
+    fn a_touch_beside_the_piece_lifted_at_once_after_is_the_reach_for_it() {
+        // The fingertip read on f2 for three frames, then e2 lifted `after`
+        // seconds later and set down on e4.
+        let read = |after: f64| {
+            let mut tracker = Tracker::new(Chess::default());
+            let mut events = Vec::new();
+            let mut t = 0.0;
+            for _ in 0..3 {
+                t += 0.05;
+                events.extend(tracker.push(&frame(t, &[], false, Some(Square::F2))).events);
+            }
+            let lift = t + after;
+            while t < lift {
+                t += 0.05;
+                events.extend(tracker.push(&frame(t, &[], false, None)).events);
+            }
+            for _ in 0..4 {
+                t += 0.05;
+                events.extend(tracker.push(&frame(t, &[Square::E2], false, None)).events);
+            }
+            for _ in 0..6 {
+                t += 0.05;
+                let mut obs = frame(t, &[Square::E2, Square::E4], true, None);
+                obs.occupancy[usize::from(Square::E4)] = Some(Color::White);
+                events.extend(tracker.push(&obs).events);
+            }
+            events.iter().map(|e| e.action).collect::<Vec<Action>>()
+        };
+        let moved = [Action::Lift(Square::E2), Action::Release(Square::E4)];
+        assert_eq!(read(0.1), moved);
+        // A second later: the f2 pawn was touched first (art. 4.3a).
+        assert_eq!(read(1.0)[0], Action::Touch(Square::F2));
+        assert_eq!(read(1.0)[1..], moved);
+    }
+
+    #[test]
+    fn a_faint_change_like_a_move_is_one_only_where_the_colours_bear_it_out() {
+        // g1 and f3 changed faintly (an arm's shadow coming in), still.
+        let read = |f3: Option<Color>| {
+            let mut tracker = Tracker::new(Chess::default());
+            let mut events = Vec::new();
+            for k in 0..8 {
+                let mut obs = frame(
+                    0.05 * f64::from(k + 1),
+                    &[Square::G1, Square::F3],
+                    true,
+                    None,
+                );
+                obs.faint = 2.0;
+                obs.occupancy[usize::from(Square::G1)] = Some(Color::White);
+                obs.occupancy[usize::from(Square::F3)] = f3;
+                events.extend(tracker.push(&obs).events);
+            }
+            events.iter().map(|e| e.action).collect::<Vec<Action>>()
+        };
+        // The knight still read on g1, f3 empty: a shadow, no move.
+        assert_eq!(read(None), []);
+        // A white piece read on f3: Ng1-f3.
+        assert_eq!(
+            read(Some(Color::White)),
+            [Action::Lift(Square::G1), Action::Release(Square::F3)]
+        );
     }
 
     #[test]
