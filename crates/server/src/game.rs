@@ -129,6 +129,8 @@ pub struct GameState {
     /// The width and height of the board's frames, from the first one.
     frame_size: Option<(i32, i32)>,
     recent: Recent,
+    /// How many announced events waiting for their place the store keeps.
+    waiting_kept: u32,
 }
 
 fn internal(e: StoreError) -> Status {
@@ -228,11 +230,18 @@ impl GameState {
             termination: String::new(),
             frame_size: None,
             recent: Recent::default(),
+            waiting_kept: 0,
         })
     }
 
-    /// A game rebuilt from its stored log, as it stood before the restart.
-    pub fn rebuild(game: pb::Game, log: Vec<pb::Update>) -> Result<Self, String> {
+    /// A game rebuilt from its stored log, as it stood before the restart,
+    /// with the announced events that were waiting for their place (those
+    /// the log already holds, placed just before the restart, left out).
+    pub fn rebuild(
+        game: pb::Game,
+        log: Vec<pb::Update>,
+        waiting: Vec<pb::PhysicalEvent>,
+    ) -> Result<Self, String> {
         let mut state = Self::open(game)?;
         for update in log {
             let at = |e: String| format!("game {}, update {}: {e}", state.game.id, update.seq);
@@ -266,6 +275,15 @@ impl GameState {
             }
             state.seq = update.seq;
         }
+        for announced in waiting {
+            if state.events.contains(&announced) {
+                continue;
+            }
+            let event = convert::event_back(&announced)
+                .map_err(|e| format!("game {}, a waiting announcement: {e}", state.game.id))?;
+            state.watch.add_outside(event);
+        }
+        state.waiting_kept = state.watch.outside_waiting();
         Ok(state)
     }
 
@@ -330,16 +348,40 @@ impl GameState {
     }
 
     /// An event no camera sees, waiting for its place among the frames'
-    /// events; how many wait.
-    pub fn announce(&mut self, event: Event) -> Result<u32, Status> {
+    /// events, kept in the store before it is acknowledged; how many wait.
+    pub fn announce(&mut self, store: &dyn Store, event: Event) -> Result<u32, Status> {
         if !self.is_open() {
             return Err(Status::failed_precondition(format!(
                 "game {} is over: nothing more can be announced",
                 self.game.id
             )));
         }
+        let mut waiting: Vec<Event> = self.watch.outside().copied().collect();
+        waiting.push(event);
+        waiting.sort_by(|a, b| a.t.total_cmp(&b.t));
+        store
+            .keep_waiting(
+                &self.game.id,
+                &waiting.iter().map(convert::event).collect::<Vec<_>>(),
+            )
+            .map_err(internal)?;
         self.watch.add_outside(event);
-        Ok(self.watch.outside_waiting())
+        self.waiting_kept = self.watch.outside_waiting();
+        Ok(self.waiting_kept)
+    }
+
+    /// Keeps in the store the announced events still waiting, when some
+    /// found their place in the log since they were last kept.
+    fn keep_waiting(&mut self, store: &dyn Store) -> Result<(), Status> {
+        if self.watch.outside_waiting() == self.waiting_kept {
+            return Ok(());
+        }
+        let waiting: Vec<pb::PhysicalEvent> = self.watch.outside().map(convert::event).collect();
+        store
+            .keep_waiting(&self.game.id, &waiting)
+            .map_err(internal)?;
+        self.waiting_kept = self.watch.outside_waiting();
+        Ok(())
     }
 
     /// The stream ended: a move made and left stands as played.
@@ -381,6 +423,7 @@ impl GameState {
             out.push(self.number(what));
         }
         store.append(&self.game.id, &out).map_err(internal)?;
+        self.keep_waiting(store)?;
         if ended {
             store.update_game(&self.game).map_err(internal)?;
         }

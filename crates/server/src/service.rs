@@ -58,7 +58,8 @@ impl RefereeService {
         let mut games = Vec::new();
         for game in store.games().map_err(|e| e.to_string())? {
             let log = store.log(&game.id, 0).map_err(|e| e.to_string())?;
-            let state = GameState::rebuild(game, log)?;
+            let waiting = store.waiting(&game.id).map_err(|e| e.to_string())?;
+            let state = GameState::rebuild(game, log, waiting)?;
             games.push(Arc::new(LiveGame::new(state)));
         }
         Ok(Self {
@@ -453,7 +454,7 @@ impl RefereeService {
             }
         }
         let game = self.game(&asked.game_id)?;
-        let waiting = game.lock().announce(event)?;
+        let waiting = game.lock().announce(self.store.as_ref(), event)?;
         Ok(pb::AnnounceResponse { waiting })
     }
 }

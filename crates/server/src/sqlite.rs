@@ -50,6 +50,10 @@ CREATE TABLE IF NOT EXISTS decisions (
     incident_id TEXT NOT NULL, seq INTEGER NOT NULL, decision TEXT NOT NULL,
     note TEXT NOT NULL, decided_by TEXT NOT NULL, decided_at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS waiting (
+    game_id TEXT NOT NULL, position INTEGER NOT NULL, event BLOB NOT NULL,
+    PRIMARY KEY (game_id, position)
+);
 CREATE TABLE IF NOT EXISTS corrections (
     game_id TEXT NOT NULL, seq INTEGER NOT NULL, ply INTEGER NOT NULL, uci TEXT NOT NULL,
     san TEXT NOT NULL, note TEXT NOT NULL, corrected_by TEXT NOT NULL, corrected_at REAL NOT NULL
@@ -283,6 +287,39 @@ impl Store for SqliteStore {
             .collect()
     }
 
+    fn keep_waiting(&self, game_id: &str, waiting: &[pb::PhysicalEvent]) -> StoreResult<()> {
+        self.with(|c| {
+            let tx = c.transaction()?;
+            tx.execute("DELETE FROM waiting WHERE game_id = ?1", params![game_id])?;
+            for (position, event) in waiting.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO waiting VALUES (?1, ?2, ?3)",
+                    params![game_id, position as i64, event.encode_to_vec()],
+                )?;
+            }
+            tx.commit()
+        })
+    }
+
+    fn waiting(&self, game_id: &str) -> StoreResult<Vec<pb::PhysicalEvent>> {
+        let rows: Vec<Vec<u8>> = self.with(|c| {
+            let mut query =
+                c.prepare("SELECT event FROM waiting WHERE game_id = ?1 ORDER BY position")?;
+            let rows = query.query_map(params![game_id], |row| row.get(0))?;
+            rows.collect()
+        })?;
+        rows.into_iter()
+            .enumerate()
+            .map(|(position, body)| {
+                pb::PhysicalEvent::decode(body.as_slice()).map_err(|e| StoreError::Corrupt {
+                    game: game_id.into(),
+                    seq: position as u64,
+                    reason: format!("waiting event {position}: {e}"),
+                })
+            })
+            .collect()
+    }
+
     fn keep_evidence(&self, name: &str, jpeg: &[u8]) -> StoreResult<String> {
         let path = self.evidence.join(name);
         let io = |source| StoreError::Evidence {
@@ -373,5 +410,44 @@ mod tests {
             store.append(&game.id, &[dup]).is_err(),
             "a sequence number is written once"
         );
+    }
+
+    #[test]
+    fn waiting_announcements_are_kept_replaced_and_read_back_after_reopening() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("referee.db");
+        let announced = |t: f64, kind: &str| pb::PhysicalEvent {
+            t,
+            r#type: kind.into(),
+            confidence: 1.0,
+            ..Default::default()
+        };
+        {
+            let store = SqliteStore::open(&path).expect("opens");
+            store
+                .keep_waiting(
+                    "b1-1",
+                    &[announced(3.5, "declare"), announced(4.0, "clock")],
+                )
+                .expect("kept");
+            store
+                .keep_waiting("b2-1", &[announced(1.0, "clock")])
+                .expect("kept");
+            // The declaration found its place: only the press waits now.
+            store
+                .keep_waiting("b1-1", &[announced(4.0, "clock")])
+                .expect("kept");
+        }
+        let store = SqliteStore::open(&path).expect("reopens");
+        assert_eq!(
+            store.waiting("b1-1").expect("read"),
+            [announced(4.0, "clock")]
+        );
+        assert_eq!(
+            store.waiting("b2-1").expect("read"),
+            [announced(1.0, "clock")]
+        );
+        store.keep_waiting("b1-1", &[]).expect("emptied");
+        assert_eq!(store.waiting("b1-1").expect("read"), []);
     }
 }

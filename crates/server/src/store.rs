@@ -5,7 +5,8 @@
 //! A game's record is its ordered log of updates (physical events, moves,
 //! incidents, decisions, corrections, the result), each with its sequence
 //! number. The log is the truth a restarted service replays; the store may
-//! also keep tables derived from it for people and tools.
+//! also keep tables derived from it for people and tools. Beside the log it
+//! keeps the announced events still waiting for their place in it.
 
 use std::path::PathBuf;
 
@@ -48,6 +49,12 @@ pub trait Store: Send + Sync + std::fmt::Debug + 'static {
     fn append(&self, game_id: &str, updates: &[pb::Update]) -> StoreResult<()>;
     /// A game's updates with a sequence number above `after`, in order.
     fn log(&self, game_id: &str, after: u64) -> StoreResult<Vec<pb::Update>>;
+    /// Keeps the events announced for a game (no camera sees them) that
+    /// wait for their place among its frames' events: all of them, in
+    /// place of those kept before.
+    fn keep_waiting(&self, game_id: &str, waiting: &[pb::PhysicalEvent]) -> StoreResult<()>;
+    /// The announced events that were waiting when last kept, in order.
+    fn waiting(&self, game_id: &str) -> StoreResult<Vec<pb::PhysicalEvent>>;
     /// Keeps an evidence picture; returns the path to cite, relative to the store.
     fn keep_evidence(&self, name: &str, jpeg: &[u8]) -> StoreResult<String>;
     /// An evidence picture by the path [`Store::keep_evidence`] gave;

@@ -1,8 +1,9 @@
 //! The service on a real socket (127.0.0.1, any free port) with a real
 //! SQLite file: a rendered game streamed frame by frame is recorded; a
 //! viewer resumes from a sequence number; arbiters decide and correct, and
-//! both survive a restart; roles are enforced; damaged frames are skipped
-//! and counted; oversized ones refused.
+//! both survive a restart, as does an announcement waiting for its frames;
+//! roles are enforced; damaged frames are skipped and counted; oversized
+//! ones refused.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -365,6 +366,67 @@ async fn decisions_and_corrections_are_kept_across_a_restart() {
         .expect("listed")
         .into_inner();
     assert!(open.incidents.is_empty());
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_announcement_waiting_for_its_frames_survives_a_restart() {
+    let (dir, server, mut client, game) = with_game("b8").await;
+    let db = dir.path().join("referee.db");
+    // White's app says "I adjust" before the first frame has come.
+    let answer = client
+        .announce(pb::AnnounceRequest {
+            game_id: game.id.clone(),
+            r#type: "declare".into(),
+            t: 0.05,
+            side: pb::Side::White as i32,
+        })
+        .await
+        .expect("announced")
+        .into_inner();
+    assert_eq!(answer.waiting, 1);
+    // The service stops before any frame: the announcement was only waiting.
+    server.stop().await;
+
+    let server = start(&db, Access::LoopbackOnly).await;
+    let mut client = connect(server.addr).await;
+    stream(&mut client, all_frames("b8")).await;
+    let verdict = client
+        .get_game(pb::GetGameRequest {
+            game_id: game.id.clone(),
+        })
+        .await
+        .expect("verdict")
+        .into_inner();
+    let first = verdict.events.first().expect("events");
+    assert_eq!(
+        (first.r#type.as_str(), first.t, first.side),
+        ("declare", 0.05, pb::Side::White as i32),
+        "the announcement first, in its place"
+    );
+    assert_eq!(
+        verdict
+            .events
+            .iter()
+            .filter(|e| e.r#type == "declare")
+            .count(),
+        1,
+        "placed once"
+    );
+    assert_eq!(sans(&verdict), ["e4", "Nh6"]);
+    server.stop().await;
+
+    // Placed in the log, it no longer waits: a second restart adds nothing.
+    let server = start(&db, Access::LoopbackOnly).await;
+    let mut client = connect(server.addr).await;
+    let again = client
+        .get_game(pb::GetGameRequest {
+            game_id: game.id.clone(),
+        })
+        .await
+        .expect("verdict")
+        .into_inner();
+    assert_eq!(again.events, verdict.events);
     server.stop().await;
 }
 

@@ -232,6 +232,11 @@ impl BoardWatch {
         self.outside.len() as u32
     }
 
+    /// The events from outside waiting for their place, in time order.
+    pub fn outside(&self) -> impl Iterator<Item = &Event> {
+        self.outside.iter()
+    }
+
     /// The events from outside still waiting, applied (the stream ended).
     pub fn flush_outside(&mut self) -> Seen {
         let mut seen = Seen::default();
