@@ -35,6 +35,21 @@ fn sans(value: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// Writes the truth's `declare` events (announcements no camera sees) as an
+/// app or a button would give them to `referee replay --events`.
+fn declares_of(out: &std::path::Path, truth: &serde_json::Value) -> std::path::PathBuf {
+    let declares = out.join("declares.jsonl");
+    let lines: String = truth["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["type"] == "declare")
+        .map(|e| format!("{e}\n"))
+        .collect();
+    std::fs::write(&declares, lines).expect("declares written");
+    declares
+}
+
 /// An incident as the scenario suite compares them: kind, article, ply, side.
 fn incident_keys(value: &serde_json::Value) -> Vec<String> {
     let mut keys: Vec<String> = value["incidents"]
@@ -77,15 +92,7 @@ fn replays_every_short_scenario_into_its_moves_and_incidents() {
         "two_hands",
     ] {
         let (out, truth) = render(name, "replay");
-        let declares = out.join("declares.jsonl");
-        let lines: String = truth["events"]
-            .as_array()
-            .expect("events")
-            .iter()
-            .filter(|e| e["type"] == "declare")
-            .map(|e| format!("{e}\n"))
-            .collect();
-        std::fs::write(&declares, lines).expect("declares written");
+        let declares = declares_of(&out, &truth);
         let video = out.join("video.avi");
         let corners = corners(&truth);
         let mut args = vec![
@@ -301,15 +308,7 @@ fn a_touch_on_the_opponent_s_turn_is_seen_with_the_clock_and_the_hand_s_side() {
     // camera sees, from outside (`--events`, as an app or a button gives it).
     let (out, truth) = render("opponent_touch", "outside");
     let video = out.join("video.avi");
-    let declares = out.join("declares.jsonl");
-    let lines: String = truth["events"]
-        .as_array()
-        .expect("events")
-        .iter()
-        .filter(|e| e["type"] == "declare")
-        .map(|e| format!("{e}\n"))
-        .collect();
-    std::fs::write(&declares, lines).expect("write");
+    let declares = declares_of(&out, &truth);
     let run = referee_ok(&[
         "replay",
         video.to_str().expect("utf-8"),

@@ -196,6 +196,17 @@ fn all_frames(board: &str) -> Vec<pb::Frame> {
         .collect()
 }
 
+/// The game's verdict as the service gives it now.
+async fn verdict(client: &mut RefereeClient<Channel>, game_id: &str) -> pb::Verdict {
+    client
+        .get_game(pb::GetGameRequest {
+            game_id: game_id.into(),
+        })
+        .await
+        .expect("verdict")
+        .into_inner()
+}
+
 fn sans(verdict: &pb::Verdict) -> Vec<&str> {
     verdict.moves.iter().map(|m| m.san.as_str()).collect()
 }
@@ -219,13 +230,7 @@ async fn a_streamed_game_is_recorded_and_a_viewer_resumes_where_it_left() {
     assert_eq!(stats.frames_received as usize, rendered().frames.len());
     assert_eq!(stats.frames_dropped, 0);
 
-    let verdict = client
-        .get_game(pb::GetGameRequest {
-            game_id: game.id.clone(),
-        })
-        .await
-        .expect("verdict")
-        .into_inner();
+    let verdict = verdict(&mut client, &game.id).await;
     assert_eq!(sans(&verdict), ["e4", "Nh6"]);
     let kinds: Vec<(&str, &str)> = verdict
         .incidents
@@ -346,13 +351,7 @@ async fn decisions_and_corrections_are_kept_across_a_restart() {
 
     let server = start(&db, Access::LoopbackOnly).await;
     let mut client = connect(server.addr).await;
-    let verdict = client
-        .get_game(pb::GetGameRequest {
-            game_id: game.id.clone(),
-        })
-        .await
-        .expect("verdict")
-        .into_inner();
+    let verdict = verdict(&mut client, &game.id).await;
     assert_eq!(sans(&verdict), ["d4", "Nh6"]);
     assert_eq!(verdict.corrections.len(), 1);
     assert_eq!(verdict.incidents[0].decision, "upheld");
@@ -391,21 +390,15 @@ async fn an_announcement_waiting_for_its_frames_survives_a_restart() {
     let server = start(&db, Access::LoopbackOnly).await;
     let mut client = connect(server.addr).await;
     stream(&mut client, all_frames("b8")).await;
-    let verdict = client
-        .get_game(pb::GetGameRequest {
-            game_id: game.id.clone(),
-        })
-        .await
-        .expect("verdict")
-        .into_inner();
-    let first = verdict.events.first().expect("events");
+    let placed = verdict(&mut client, &game.id).await;
+    let first = placed.events.first().expect("events");
     assert_eq!(
         (first.r#type.as_str(), first.t, first.side),
         ("declare", 0.05, pb::Side::White as i32),
         "the announcement first, in its place"
     );
     assert_eq!(
-        verdict
+        placed
             .events
             .iter()
             .filter(|e| e.r#type == "declare")
@@ -413,20 +406,14 @@ async fn an_announcement_waiting_for_its_frames_survives_a_restart() {
         1,
         "placed once"
     );
-    assert_eq!(sans(&verdict), ["e4", "Nh6"]);
+    assert_eq!(sans(&placed), ["e4", "Nh6"]);
     server.stop().await;
 
     // Placed in the log, it no longer waits: a second restart adds nothing.
     let server = start(&db, Access::LoopbackOnly).await;
     let mut client = connect(server.addr).await;
-    let again = client
-        .get_game(pb::GetGameRequest {
-            game_id: game.id.clone(),
-        })
-        .await
-        .expect("verdict")
-        .into_inner();
-    assert_eq!(again.events, verdict.events);
+    let again = verdict(&mut client, &game.id).await;
+    assert_eq!(again.events, placed.events);
     server.stop().await;
 }
 

@@ -1175,6 +1175,21 @@ mod tests {
         }
     }
 
+    /// Four frames of a fingertip resting on `square` (changed under it),
+    /// the picture moving; the events they made.
+    fn rest_on(tracker: &mut Tracker, t: &mut f64, square: Square) -> Vec<Event> {
+        let mut events = Vec::new();
+        for _ in 0..4 {
+            *t += 0.05;
+            events.extend(
+                tracker
+                    .push(&frame(*t, &[square], false, Some(square)))
+                    .events,
+            );
+        }
+        events
+    }
+
     #[test]
     fn a_dwell_is_a_touch_and_a_still_change_a_move() {
         let mut tracker = Tracker::new(Chess::default());
@@ -1451,17 +1466,9 @@ mod tests {
     #[test]
     fn a_touched_piece_left_shifted_in_its_square_was_adjusted() {
         let mut tracker = Tracker::new(Chess::default());
-        let mut events = Vec::new();
         let mut t = 0.0;
         // The fingertip rests on e2, the picture moving…
-        for _ in 0..4 {
-            t += 0.05;
-            events.extend(
-                tracker
-                    .push(&frame(t, &[Square::E2], false, Some(Square::E2)))
-                    .events,
-            );
-        }
+        let mut events = rest_on(&mut tracker, &mut t, Square::E2);
         // …then e2 stays changed, still, the pawn read where it stood.
         for _ in 0..30 {
             t += 0.05;
@@ -1543,17 +1550,9 @@ mod tests {
     #[test]
     fn a_piece_set_straight_then_another_moved_is_an_adjustment_and_a_move() {
         let mut tracker = Tracker::new(Chess::default());
-        let mut events = Vec::new();
         let mut t = 0.0;
         // The fingertip rests on d2, the picture moving…
-        for _ in 0..4 {
-            t += 0.05;
-            events.extend(
-                tracker
-                    .push(&frame(t, &[Square::D2], false, Some(Square::D2)))
-                    .events,
-            );
-        }
+        let mut events = rest_on(&mut tracker, &mut t, Square::D2);
         // …then g1-f3 made: d2 changed too, its pawn read where it stood.
         for _ in 0..6 {
             t += 0.05;
