@@ -85,22 +85,20 @@ struct Reading {
 }
 
 impl Reading {
-    /// Whether the eyes bear out a single move from `table`: a square it
-    /// changes changed more than faintly, or on one at least the colour
-    /// read is the one it leaves. The shadow of an arm coming in over two
-    /// squares can change them faintly as a move would; the colours under
-    /// it stay as they were. (A piece leaving or arriving changes its
-    /// square strongly, though the colours may miss a light piece on a
-    /// light square.)
-    fn seen_somewhere(&self, table: &Board, change: &ChangeSet, obs: &Observation) -> bool {
+    /// Whether the eyes bear out a single move from `table`: each square it
+    /// changes changed more than faintly, or reads the colour the move
+    /// leaves there. A piece leaving or arriving changes its square
+    /// strongly (though the colours may miss a light piece on a light
+    /// square); the shadow of an arm coming in, or a sleeve over an empty
+    /// square beside a piece, changes one faintly and leaves its colour.
+    fn seen_on_each(&self, table: &Board, change: &ChangeSet, obs: &Observation) -> bool {
         let Some((_, board)) = self.steps.last() else {
             return false;
         };
-        let squares = board_difference(table, board);
-        change
-            .fits(squares)
-            .is_some_and(|weakest| weakest > change.faint)
-            || squares & read_as(board, obs) != 0
+        let faint = squares_in(board_difference(table, board))
+            .filter(|sq| change.scores[usize::from(*sq)] <= change.faint)
+            .fold(0, |bits, sq| bits | 1 << usize::from(sq));
+        faint & !read_as(board, obs) == 0
     }
 
     /// Whether the eyes' colours bear out a run of moves. A hand or an arm
@@ -584,7 +582,7 @@ impl Tracker {
         self.interpret(change, &obs.promoted, patient)
             .filter(|reading| {
                 let seen = if reading.steps.len() < 2 {
-                    reading.seen_somewhere(&self.table, change, obs)
+                    reading.seen_on_each(&self.table, change, obs)
                 } else {
                     reading.seen_in(obs)
                 };
@@ -1521,7 +1519,7 @@ mod tests {
     #[test]
     fn a_faint_change_like_a_move_is_one_only_where_the_colours_bear_it_out() {
         // g1 and f3 changed faintly (an arm's shadow coming in), still.
-        let read = |f3: Option<Color>| {
+        let read = |g1: Option<Color>, f3: Option<Color>| {
             let mut tracker = Tracker::new(Chess::default());
             let mut events = Vec::new();
             for k in 0..8 {
@@ -1532,17 +1530,20 @@ mod tests {
                     None,
                 );
                 obs.faint = 2.0;
-                obs.occupancy[usize::from(Square::G1)] = Some(Color::White);
+                obs.occupancy[usize::from(Square::G1)] = g1;
                 obs.occupancy[usize::from(Square::F3)] = f3;
                 events.extend(tracker.push(&obs).events);
             }
             events.iter().map(|e| e.action).collect::<Vec<Action>>()
         };
+        let white = Some(Color::White);
         // The knight still read on g1, f3 empty: a shadow, no move.
-        assert_eq!(read(None), []);
-        // A white piece read on f3: Ng1-f3.
+        assert_eq!(read(white, None), []);
+        // A sleeve read on f3, the knight still on g1: no move either.
+        assert_eq!(read(white, white), []);
+        // g1 read empty and a white piece on f3: Ng1-f3.
         assert_eq!(
-            read(Some(Color::White)),
+            read(None, white),
             [Action::Lift(Square::G1), Action::Release(Square::F3)]
         );
     }
