@@ -193,12 +193,20 @@ def train(args):
     if args.init:
         model.load_state_dict(torch.load(args.init))
         print(f"starting from {args.init}", flush=True)
+    frozen_norm = bool(args.init_onnx)
+    if frozen_norm:
+        load_onnx_weights(model, args.init_onnx)
+        print(f"starting from {args.init_onnx} (its batch norms folded: kept fixed)", flush=True)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(images) // args.batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps)
     step = 0
     for epoch in range(args.epochs):
         model.train()
+        if frozen_norm:
+            for module in model.modules():
+                if isinstance(module, nn.BatchNorm2d):
+                    module.eval()
         order = rng.permutation(len(images))
         started, total = time.time(), 0.0
         for b in range(len(images) // args.batch):
@@ -223,11 +231,39 @@ def train(args):
         print(f"epoch {epoch + 1}/{args.epochs}: loss {total / max(1, b + 1):.4f}, "
               f"{time.time() - started:.0f} s", flush=True)
     model.eval()
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), Path(args.out).with_suffix(".pt"))
     export(model, args.out)
     if args.heldout:
         report = evaluate_model(args.out, args.heldout)
         print(json.dumps(report, indent=1))
+
+
+def load_onnx_weights(model, path):
+    """Loads an exported detector's weights into `model`. The export folded
+    each batch norm into its convolution, so the convolutions take the
+    folded weights and the batch norms become the identity plus the folded
+    bias (to be kept in eval mode while training on)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
+    folded = [w for name, w in weights.items() if name.startswith("onnx::Conv_")]
+    layers = [block for block in model.features]
+    if len(folded) != 2 * len(layers):
+        raise SystemExit(f"{path}: {len(folded)} folded tensors, expected {2 * len(layers)}")
+    with torch.no_grad():
+        for block, weight, bias in zip(layers, folded[0::2], folded[1::2]):
+            conv, norm = block[0], block[1]
+            conv.weight.copy_(weight)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(bias)
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        for name in ["heads.weight", "heads.bias", "presence.weight", "presence.bias"]:
+            module, attribute = name.split(".")
+            getattr(getattr(model, module), attribute).copy_(weights[name])
 
 
 def export(model, out):
@@ -308,6 +344,7 @@ def main():
     t.add_argument("--lr", type=float, default=3e-3)
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--init", help="start from these weights (a .pt the last run saved)")
+    t.add_argument("--init-onnx", help="start from an exported model's weights (batch norms kept fixed)")
     t.add_argument("--hand-weight", type=float, default=1.0,
                    help="weight of hand-covered cells in the hand loss")
     t.add_argument("--corner-jitter", type=float, default=0.006,
