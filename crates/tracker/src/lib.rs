@@ -246,7 +246,7 @@ pub struct Tracker {
     two_handed: Vec<Color>,
     /// The piece read on a square the side to move may promote on, and
     /// frames in a row it was read there.
-    promotion_read: Option<(Square, Role, u32)>,
+    promotion_read: Option<((Square, Role), u32)>,
     /// The piece first read there for [`DWELL_FRAMES`]: the choice made
     /// once it touched the square (art. 4.4d), even if it was exchanged
     /// before the picture was still.
@@ -351,38 +351,40 @@ impl Tracker {
         if self.promotion_chosen.is_some() || (self.pos.our(Role::Pawn) & seventh).is_empty() {
             return;
         }
-        let seen = self
-            .pos
-            .legal_moves()
+        // Pieces of ours read on our last rank, no hand over them; then
+        // (the legal moves asked only when there are) one a pawn may
+        // promote on.
+        let last = Bitboard::from_rank(us.relative_rank(Rank::Eighth));
+        let read: Vec<(Square, Role)> = (last & !Bitboard(obs.covered))
             .into_iter()
-            .filter(|m| m.promotion().is_some())
-            .map(|m| m.to())
-            .find_map(|sq| {
-                let piece = obs.promoted[usize::from(sq)]?;
-                (piece.color == us && obs.covered & 1 << usize::from(sq) == 0)
-                    .then_some((sq, piece.role))
-            });
-        self.promotion_read = seen.map(|(sq, role)| match self.promotion_read {
-            Some((s, r, frames)) if (s, r) == (sq, role) => (sq, role, frames + 1),
-            _ => (sq, role, 1),
-        });
-        if let Some((sq, role, DWELL_FRAMES)) = self.promotion_read {
-            self.promotion_chosen = Some((sq, role));
+            .filter_map(|sq| {
+                let piece = obs.promoted[usize::from(sq)].filter(|p| p.color == us)?;
+                Some((sq, piece.role))
+            })
+            .collect();
+        let seen = if read.is_empty() {
+            None
+        } else {
+            let targets: Bitboard = self
+                .pos
+                .legal_moves()
+                .iter()
+                .filter(|m| m.promotion().is_some())
+                .map(|m| m.to())
+                .collect();
+            read.into_iter().find(|(sq, _)| targets.contains(*sq))
+        };
+        self.promotion_read = streak(self.promotion_read, seen);
+        if let Some((chosen, DWELL_FRAMES)) = self.promotion_read {
+            self.promotion_chosen = Some(chosen);
         }
     }
 
     /// The side that has gripped pieces with both hands for
     /// [`DWELL_FRAMES`] frames, once a turn.
     fn follow_two_hands(&mut self, obs: &Observation) -> Option<Color> {
-        let Some(side) = obs.two_hands else {
-            self.two_hands = None;
-            return None;
-        };
-        let frames = match self.two_hands {
-            Some((seen, n)) if seen == side => n + 1,
-            _ => 1,
-        };
-        self.two_hands = Some((side, frames));
+        self.two_hands = streak(self.two_hands, obs.two_hands);
+        let (side, frames) = self.two_hands?;
         (frames == DWELL_FRAMES && !self.two_handed.contains(&side)).then(|| {
             self.two_handed.push(side);
             side
@@ -614,10 +616,16 @@ impl Tracker {
         if square != m.to() || m.promotion().is_none_or(|r| r == role) {
             return None;
         }
+        self.promotion_to(m, role)
+    }
+
+    /// The legal move promoting as `m` does (same pawn, same square) to
+    /// `role` instead.
+    fn promotion_to(&self, m: &Move, role: Role) -> Option<Move> {
         self.pos
             .legal_moves()
             .into_iter()
-            .find(|c| c.from() == m.from() && c.to() == square && c.promotion() == Some(role))
+            .find(|c| c.from() == m.from() && c.to() == m.to() && c.promotion() == Some(role))
     }
 
     /// The changed squares whose colours read as the table holds.
@@ -687,13 +695,9 @@ impl Tracker {
         if let Some(m0) = standing
             && m0.promotion().is_some()
             && change.bits == 1 << usize::from(m0.to())
-            && let Some(m) = self.pos.legal_moves().into_iter().find(|m| {
-                m.from() == m0.from()
-                    && m.to() == m0.to()
-                    && *m != m0
-                    && as_read(m)
-                    && promoted[usize::from(m.to())].is_some()
-            })
+            && let Some(read) = promoted[usize::from(m0.to())]
+            && m0.promotion() != Some(read.role)
+            && let Some(m) = self.promotion_to(&m0, read.role)
         {
             return Some(Reading {
                 completed: Vec::new(),
@@ -740,15 +744,10 @@ impl Tracker {
     /// A fingertip resting on a piece for [`DWELL_FRAMES`] is a deliberate
     /// touch (held until the hand's doing is read); passing over is not.
     fn follow_fingertip(&mut self, obs: &Observation) {
-        let Some(tip) = obs.fingertip else {
-            self.dwell = None;
+        self.dwell = streak(self.dwell, obs.fingertip);
+        let Some((tip, frames)) = self.dwell else {
             return;
         };
-        let frames = match self.dwell {
-            Some((sq, n)) if sq == tip => n + 1,
-            _ => 1,
-        };
-        self.dwell = Some((tip, frames));
         let occupied = self.pos.board().piece_at(tip).is_some();
         if frames == DWELL_FRAMES && occupied && !self.touched.contains(&tip) {
             self.touched.push(tip);
@@ -851,6 +850,16 @@ impl Tracker {
     fn emit(&mut self, events: &mut Vec<Event>, t: f64, action: Action) {
         self.record(events, Event::new(t, action));
     }
+}
+
+/// Follows what is seen frame after frame: `seen` and the frames in a row
+/// it has been seen (as `last` had it, one more), or `None` when nothing is.
+fn streak<T: PartialEq + Copy>(last: Option<(T, u32)>, seen: Option<T>) -> Option<(T, u32)> {
+    let seen = seen?;
+    Some(match last {
+        Some((was, frames)) if was == seen => (seen, frames + 1),
+        _ => (seen, 1),
+    })
 }
 
 /// The changed squares of a frame with how much each changed and the
@@ -1661,7 +1670,8 @@ mod tests {
 
     #[test]
     fn a_promoted_piece_exchanged_before_the_picture_is_still_is_read_too() {
-        let start: Chess = "8/4P2p/8/8/8/8/k7/4K3 w - - 0 1"
+        // A white rook stands on b8 already, read there every frame.
+        let start: Chess = "1R6/4P2p/8/8/8/8/k7/4K3 w - - 0 1"
             .parse::<shakmaty::fen::Fen>()
             .expect("fen")
             .into_position(shakmaty::CastlingMode::Standard)
@@ -1674,6 +1684,7 @@ mod tests {
                 let mut obs = frame(t, &[Square::E7, Square::E8], still, None);
                 obs.occupancy[usize::from(Square::E8)] = role.map(|_| Color::White);
                 obs.promoted[usize::from(Square::E8)] = role.map(|r| r.of(Color::White));
+                obs.promoted[usize::from(Square::B8)] = Some(Role::Rook.of(Color::White));
                 tracker.push(&obs).events
             };
             // The pawn gone, a queen read on e8 while the hand moves on…
