@@ -42,6 +42,8 @@ OUTPUTS = ["pieces", "hand", "touch", "hand_present", "features"]
 # Thresholds the Rust post-processing uses too (crates/vision/src/detector.rs).
 HAND_THRESHOLD = 0.5
 TOUCH_THRESHOLD = 0.5
+# Other hand thresholds the evaluation reports, for the trade-off.
+HAND_SWEEP = (0.5, 0.3, 0.15)
 
 
 def cell(white_side, file, rank):
@@ -196,7 +198,9 @@ def train(args):
     frozen_norm = bool(args.init_onnx)
     if frozen_norm:
         load_onnx_weights(model, args.init_onnx)
-        print(f"starting from {args.init_onnx} (its batch norms folded: kept fixed)", flush=True)
+        print(f"starting from {args.init_onnx} (its batch norms folded: kept fixed); "
+              f"largest difference from ONNX Runtime: {onnx_difference(model, args.init_onnx):.2e}",
+              flush=True)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(images) // args.batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps)
@@ -266,6 +270,22 @@ def load_onnx_weights(model, path):
             getattr(getattr(model, module), attribute).copy_(weights[name])
 
 
+def onnx_difference(model, path):
+    """The largest difference between `model` and the ONNX file it was
+    loaded from, on two random boards; fails above 1e-4 (a wrong load)."""
+    import onnxruntime as ort
+
+    x = np.random.default_rng(0).integers(0, 256, (2, 3, SIDE_PX, SIDE_PX)).astype(np.float32)
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    model.eval()
+    with torch.no_grad():
+        ours = model(torch.from_numpy(x))
+    worst = max(float(np.abs(a - b.numpy()).max()) for a, b in zip(session.run(OUTPUTS, {"board": x}), ours))
+    if worst > 1e-4:
+        raise SystemExit(f"{path}: the loaded weights differ from the file by {worst}")
+    return worst
+
+
 def export(model, out):
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -293,6 +313,8 @@ def evaluate_model(model_path, heldout):
     hand_found = hand_total = 0
     hand_false = hand_clear = 0
     tip_right = tip_total = 0
+    tip_wrong_square = tip_on_neighbour = 0
+    sweep = {threshold: [0, 0] for threshold in HAND_SWEEP}  # found, false
     piece_right = piece_total = 0
     presence_right = 0
     for start in range(0, len(images), 32):
@@ -312,11 +334,20 @@ def evaluate_model(model_path, heldout):
         hand_found += ((h > HAND_THRESHOLD) & truth_h).sum()
         hand_clear += clear.sum()
         hand_false += ((h > HAND_THRESHOLD) & clear).sum()
+        for threshold, counts in sweep.items():
+            counts[0] += ((h > threshold) & truth_h).sum()
+            counts[1] += ((h > threshold) & clear).sum()
         for i in range(len(x)):
             if truth_t[i].any():
                 tip_total += 1
                 best = t[i].argmax()
                 tip_right += bool(truth_t[i][best] and t[i][best] > TOUCH_THRESHOLD)
+                if not truth_t[i][best]:
+                    # Chebyshev distance from the cell read to the true one.
+                    row, col = divmod(int(best), 8)
+                    rows, cols = np.nonzero(truth_t[i].reshape(8, 8))
+                    tip_wrong_square += 1
+                    tip_on_neighbour += int(np.maximum(abs(rows - row), abs(cols - col)).min() == 1)
         presence_right += ((pres > 0.5) == (present[start:start + 32] > 0.5)).sum()
     return {
         "frames": len(images),
@@ -328,6 +359,12 @@ def evaluate_model(model_path, heldout):
         "hand_false_alarm_pct": round(100 * hand_false / hand_clear, 4),
         "fingertip_square_right_pct": round(100 * tip_right / max(1, tip_total), 3),
         "fingertip_frames": int(tip_total),
+        "fingertip_wrong_square": int(tip_wrong_square),
+        "fingertip_wrong_square_a_neighbour": int(tip_on_neighbour),
+        "hand_found_pct_and_false_alarm_pct_by_threshold": {
+            str(threshold): [round(100 * found / max(1, hand_total), 3), round(100 * false / hand_clear, 4)]
+            for threshold, (found, false) in sweep.items()
+        },
         "hand_presence_right_pct": round(100 * presence_right / len(images), 3),
     }
 

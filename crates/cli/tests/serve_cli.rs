@@ -99,6 +99,26 @@ fn a_video_streamed_through_ingest_gives_the_record_replay_gives() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `referee ingest` of `video` for board b1 at the video's pace, its
+/// output piped.
+fn ingest(url: &str, corners: &str, video: &std::path::Path) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "ingest",
+            "--server",
+            url,
+            "--board",
+            "b1",
+            "--corners",
+            corners,
+        ])
+        .arg(video)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ingest starts")
+}
+
 #[test]
 fn a_killed_service_restarts_with_every_acknowledged_move_incident_and_decision() {
     let (dir, truth) = render("release_final", "kill");
@@ -109,21 +129,7 @@ fn a_killed_service_restarts_with_every_acknowledged_move_incident_and_decision(
     let service = serve(&db, port, &[]);
 
     // Streamed at the video's pace: the service is killed while it plays.
-    let mut ingest = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args([
-            "ingest",
-            "--server",
-            &service.url,
-            "--board",
-            "b1",
-            "--corners",
-            &corners,
-        ])
-        .arg(&video)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ingest starts");
+    let mut ingest = ingest(&service.url, &corners, &video);
     let mut lines = BufReader::new(ingest.stdout.take().expect("stdout")).lines();
     let mut acknowledged = Vec::new();
     let started = Instant::now();
@@ -204,21 +210,7 @@ fn an_announced_adjustment_reaches_the_live_game_in_its_place() {
         .and_then(|e| e["t"].as_f64())
         .expect("the scenario announces an adjustment");
     let service = serve(&dir.join("referee.db"), free_port(), &[]);
-    let ingest = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args([
-            "ingest",
-            "--server",
-            &service.url,
-            "--board",
-            "b1",
-            "--corners",
-            &corners,
-        ])
-        .arg(&video)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ingest starts");
+    let ingest = ingest(&service.url, &corners, &video);
     let started = Instant::now();
     while json(&["games", "--server", &service.url, "--json"])
         .as_array()

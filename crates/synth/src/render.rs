@@ -145,7 +145,8 @@ impl Renderer {
         // The first hand carries what is held; a second one (a move made
         // with two hands) is drawn beside it.
         for (i, &hand) in hands.iter().enumerate() {
-            for held in table.hand().iter().filter(|_| i == 0) {
+            let carried = if i == 0 { table.hand() } else { &[] };
+            for held in carried {
                 let base = [
                     hand.fingertip[0],
                     hand.fingertip[1],

@@ -193,7 +193,8 @@ pub const STABLE_RUN_SECONDS: f64 = 0.35;
 /// A touch beside a piece that begins to move within this long after it
 /// (seconds) is the hand reaching for that piece, the fingertip seen one
 /// square off (the detector puts a fingertip on its square 89% of the
-/// time, and 31 of its 44 wrong squares on the held-out set are neighbours).
+/// time, and 31 of its 44 wrong squares on the held-out set are neighbours:
+/// `scripts/train_detector evaluate`).
 pub const REACH_SECONDS: f64 = 0.5;
 
 /// A touch seen and not yet reported.

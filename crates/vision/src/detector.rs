@@ -154,10 +154,8 @@ impl Detection {
         while let Some(seed) = left.first() {
             let patch = patch_around(seed, left);
             left ^= patch;
-            match (
-                patch.intersects(Bitboard::from_rank(Rank::First)),
-                patch.intersects(Bitboard::from_rank(Rank::Eighth)),
-            ) {
+            let reaches = |rank: Rank| patch.intersects(Bitboard::from_rank(rank));
+            match (reaches(Rank::First), reaches(Rank::Eighth)) {
                 (true, false) => arms[0] += 1,
                 (false, true) => arms[1] += 1,
                 _ => {}
@@ -179,11 +177,8 @@ impl Detection {
     /// hand barely over the board): the fingertip is near its player's edge
     /// (the three ranks next to it; `None` in the middle two).
     pub fn hand_side(&self, orientation: Orientation) -> Option<Color> {
-        let covered: Vec<Square> = Square::ALL
-            .into_iter()
-            .filter(|sq| self.covered(orientation) & (1 << usize::from(*sq)) != 0)
-            .collect();
-        let reaches = |rank: Rank| covered.iter().any(|sq| sq.rank() == rank);
+        let covered = Bitboard(self.covered(orientation));
+        let reaches = |rank: Rank| covered.intersects(Bitboard::from_rank(rank));
         match (reaches(Rank::First), reaches(Rank::Eighth)) {
             (true, false) => return Some(Color::White),
             (false, true) => return Some(Color::Black),
@@ -191,8 +186,8 @@ impl Detection {
         }
         let tip = self.fingertip(orientation)?;
         let arm: Vec<f32> = covered
-            .iter()
-            .filter(|&&sq| sq != tip)
+            .into_iter()
+            .filter(|&sq| sq != tip)
             .map(|sq| f32::from(sq.rank() as u8) - f32::from(tip.rank() as u8))
             .collect();
         if !arm.is_empty() {

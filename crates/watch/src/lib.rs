@@ -18,7 +18,7 @@ use referee_tracker::{Observation, Tracker};
 use referee_vision::{
     BoardCorners, ClockWatch, Detection, Error, Eyes, FAINT_CHANGE, Orientation, locate_board,
 };
-use shakmaty::{Piece, Role, Square};
+use shakmaty::{Piece, Rank, Role, Square};
 
 pub use hands::{
     Fingertip, HandPath, HandSource, HandsSeen, REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES,
@@ -281,10 +281,14 @@ const PROMOTION_ROLES: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role
 
 /// The piece a pawn could have become that the detector reads likeliest on
 /// each square, by `Square` index, where it is sure of the occupant and no
-/// hand covers the square (the tracker asks only about promotion squares).
+/// hand covers the square; on the first and last ranks only, where pawns
+/// promote.
 fn promoted(detection: &Detection, orientation: Orientation) -> [Option<Piece>; 64] {
     std::array::from_fn(|index| {
         let sq = Square::new(index as u32);
+        if !matches!(sq.rank(), Rank::First | Rank::Eighth) {
+            return None;
+        }
         let cell = detection.square(orientation, usize::from(sq.file()), usize::from(sq.rank()));
         cell.judged()
             .then(|| cell.piece_among(&PROMOTION_ROLES))

@@ -48,8 +48,9 @@ pub fn models_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("REFEREE_HAND_MODELS") {
         return PathBuf::from(dir);
     }
-    runtime::installed(Path::new("hands"), Path::new("hands"))
-        .filter(|dir| dir.join(PALM_MODEL).exists())
+    let palm = Path::new("hands").join(PALM_MODEL);
+    runtime::installed(&palm, &palm)
+        .and_then(|found| found.parent().map(Path::to_path_buf))
         .unwrap_or_else(|| PathBuf::from(".native/hands"))
 }
 
