@@ -1,6 +1,6 @@
 //! `referee synth SCENARIO --out DIR`: renders a scenario file (contracts.md
 //! §3) to DIR/video.avi and DIR/truth.json. `referee synth --dataset N
-//! --seed S --out DIR`: N labelled single frames for training.
+//! --seed S [--looks wide] --out DIR`: N labelled single frames for training.
 
 use std::path::PathBuf;
 
@@ -20,12 +20,36 @@ pub struct Args {
     /// The dataset's seed.
     #[arg(long, default_value_t = 0, requires = "dataset")]
     seed: u64,
+    /// The dataset's looks: `classic` (the scenarios' palettes) or `wide`
+    /// (figured wood, printed boards, natural-wood sets, colour casts).
+    #[arg(long, value_enum, default_value_t = Looks::Classic, requires = "dataset")]
+    looks: Looks,
+}
+
+/// `--looks`, as the command line names it.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Looks {
+    Classic,
+    Wide,
+}
+
+impl From<Looks> for referee_synth::style::Looks {
+    fn from(looks: Looks) -> Self {
+        match looks {
+            Looks::Classic => Self::Classic,
+            Looks::Wide => Self::Wide,
+        }
+    }
 }
 
 pub fn run(args: &Args) -> Result<()> {
     let Some(scenario) = &args.scenario else {
-        let count =
-            referee_synth::dataset::write_dataset(args.dataset.unwrap_or(0), args.seed, &args.out)?;
+        let count = referee_synth::dataset::write_dataset(
+            args.dataset.unwrap_or(0),
+            args.seed,
+            args.looks.into(),
+            &args.out,
+        )?;
         println!("wrote {count} labelled frames to {}", args.out.display());
         return Ok(());
     };

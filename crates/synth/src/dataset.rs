@@ -21,6 +21,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position, Square};
 
 use crate::render::{FrameTruth, Renderer};
+use crate::style::{Looks, Style};
 use crate::{RenderError, Scenario, choreograph};
 
 /// Longest random opening played before a sample, in plies.
@@ -35,8 +36,14 @@ struct Label<'a> {
     truth: FrameTruth,
 }
 
-/// Writes `count` labelled frames drawn from `seed`; returns how many.
-pub fn write_dataset(count: usize, seed: u64, out: &Path) -> Result<usize, RenderError> {
+/// Writes `count` labelled frames drawn from `seed` in `looks`; returns
+/// how many. The classic looks of a seed are the frames it always gave.
+pub fn write_dataset(
+    count: usize,
+    seed: u64,
+    looks: Looks,
+    out: &Path,
+) -> Result<usize, RenderError> {
     let write_error = |path: &Path, e: std::io::Error| RenderError::Write {
         path: path.display().to_string(),
         reason: e.to_string(),
@@ -63,7 +70,15 @@ pub fn write_dataset(count: usize, seed: u64, out: &Path) -> Result<usize, Rende
             path: format!("dataset sample {index}"),
             reason: e,
         })?;
-        let renderer = Renderer::new(&scenario.camera, &start, &played, None)?;
+        let style = match looks {
+            Looks::Classic => None,
+            Looks::Wide => {
+                let mut style = Style::random(&mut ChaCha8Rng::seed_from_u64(scenario.camera.seed));
+                style.widen(&mut rng);
+                Some(style)
+            }
+        };
+        let renderer = Renderer::new(&scenario.camera, &start, &played, style)?;
         let t = sample_time(&played, action, &mut rng);
         let (frame, truth) = renderer.frame(t, index as u64)?;
         let file = format!("images/{index:06}.jpg");

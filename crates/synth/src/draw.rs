@@ -186,6 +186,63 @@ fn draw_square(
         }
         Texture::Plain | Texture::Paper => {}
     }
+    if style.figure {
+        draw_figure(img, pose, base, rng, x, y)?;
+    }
+    Ok(())
+}
+
+/// Figured wood on the square at (x, y): a light or dark streak at any
+/// angle, sometimes a knot or a spot. A detector that has never seen one
+/// takes a streak for a piece.
+fn draw_figure(
+    img: &mut Mat,
+    pose: &Pose,
+    base: Bgr,
+    rng: &mut ChaCha8Rng,
+    x: f64,
+    y: f64,
+) -> opencv::Result<()> {
+    for _ in 0..rng.random_range(0..3) {
+        let angle: f64 = rng.random_range(0.0..std::f64::consts::PI);
+        let (dx, dy) = (angle.cos() * 0.5, angle.sin() * 0.5);
+        let (cx, cy) = (
+            x + rng.random_range(0.2..0.8),
+            y + rng.random_range(0.2..0.8),
+        );
+        let clip = |v: f64, lo: f64| v.clamp(lo + 0.02, lo + 0.98);
+        let a = [clip(cx - dx, x), clip(cy - dy, y), 0.0];
+        let b = [clip(cx + dx, x), clip(cy + dy, y), 0.0];
+        let tone = base.map(|c| (c * rng.random_range(0.8..1.12)).min(255.0));
+        let width = (pose.scale_at(a) * rng.random_range(0.03..0.12)).max(1.0);
+        imgproc::line(
+            img,
+            point(pose.project(a)),
+            point(pose.project(b)),
+            bgr(tone),
+            width as i32,
+            LINE,
+            SHIFT,
+        )?;
+    }
+    if rng.random_bool(0.15) {
+        let centre = [
+            x + rng.random_range(0.2..0.8),
+            y + rng.random_range(0.2..0.8),
+            0.0,
+        ];
+        let radius = pose.scale_at(centre) * rng.random_range(0.03..0.09);
+        let tone = base.map(|c| c * rng.random_range(0.6..0.9));
+        imgproc::circle(
+            img,
+            point(pose.project(centre)),
+            (radius * f64::from(1 << SHIFT)) as i32,
+            bgr(tone),
+            -1,
+            LINE,
+            SHIFT,
+        )?;
+    }
     Ok(())
 }
 
@@ -387,4 +444,52 @@ pub fn camera_faults(
         out = blurred;
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::scenario::Camera;
+
+    /// How far the light squares' pixels spread (grey level), over the
+    /// middle of each, on a background drawn in `style`.
+    fn light_square_spread(style: &Style) -> f64 {
+        let pose = Pose::new(&Camera::default(), [0.0, 0.0], 0.0);
+        let img = background(&pose, style, &mut ChaCha8Rng::seed_from_u64(7)).expect("draws");
+        let mut grey = Mat::default();
+        imgproc::cvt_color_def(&img, &mut grey, imgproc::COLOR_BGR2GRAY).expect("grey");
+        let mut values = Vec::new();
+        for (file, rank) in (0..8).flat_map(|f| (0..8).map(move |r| (f, r))) {
+            if (file + rank) % 2 == 0 {
+                continue;
+            }
+            for (dx, dy) in (1..10).flat_map(|i| (1..10).map(move |j| (i, j))) {
+                let at = pose.project([
+                    f64::from(file) + f64::from(dx) / 10.0,
+                    f64::from(rank) + f64::from(dy) / 10.0,
+                    0.0,
+                ]);
+                let v = *grey.at_2d::<u8>(at[1] as i32, at[0] as i32).expect("inside");
+                values.push(f64::from(v));
+            }
+        }
+        let mean = values.iter().sum::<f64>() / values.len() as f64;
+        (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64).sqrt()
+    }
+
+    #[test]
+    fn figured_wood_marks_the_squares() {
+        let plain = Style::plain();
+        let figured = Style {
+            figure: true,
+            ..Style::plain()
+        };
+        let (flat, marked) = (light_square_spread(&plain), light_square_spread(&figured));
+        assert!(
+            marked > flat + 2.0,
+            "figured squares spread {marked:.1} grey levels, plain {flat:.1}"
+        );
+    }
 }

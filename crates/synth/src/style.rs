@@ -41,6 +41,20 @@ pub struct Style {
     pub glare: Option<[f64; 2]>,
     /// Scale of the pieces against the squares.
     pub piece_scale: f64,
+    /// Figured wood: streaks at any angle, knots and spots on the squares,
+    /// as real wooden boards have (none in the classic looks).
+    pub figure: bool,
+}
+
+/// How far a dataset's looks range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Looks {
+    /// The palettes the scenarios are drawn from.
+    #[default]
+    Classic,
+    /// Wider, for training: figured wood, printed black-and-white and grey
+    /// boards, natural-wood and rosewood sets, stronger colour casts.
+    Wide,
 }
 
 const LIGHT_SQUARES: [Bgr; 6] = [
@@ -70,6 +84,29 @@ const BLACK_SETS: [Bgr; 4] = [
     [40.0, 60.0, 100.0], // brown
     [40.0, 40.0, 140.0], // red
     [55.0, 55.0, 55.0],  // plastic black
+];
+/// Printed and vinyl boards: white squares with black, grey or very dark
+/// green ones.
+const PRINTED_BOARDS: [(Bgr, Bgr); 4] = [
+    ([238.0, 240.0, 242.0], [32.0, 30.0, 30.0]),
+    ([225.0, 230.0, 232.0], [55.0, 50.0, 48.0]),
+    ([230.0, 235.0, 235.0], [95.0, 95.0, 95.0]),
+    ([220.0, 235.0, 235.0], [45.0, 70.0, 40.0]),
+];
+/// Unstained wooden sets: boxwood and maple in their natural, more orange
+/// tones, and what a warm light makes of them.
+const NATURAL_WOOD_SETS: [Bgr; 4] = [
+    [110.0, 170.0, 215.0],
+    [90.0, 150.0, 200.0],
+    [130.0, 190.0, 225.0],
+    [150.0, 185.0, 205.0],
+];
+/// Dark wooden sets: rosewood, sheesham, walnut.
+const DARK_WOOD_SETS: [Bgr; 4] = [
+    [40.0, 50.0, 90.0],
+    [30.0, 40.0, 75.0],
+    [50.0, 65.0, 115.0],
+    [45.0, 55.0, 65.0],
 ];
 const SKINS: [Bgr; 6] = [
     [170.0, 195.0, 235.0],
@@ -115,6 +152,7 @@ impl Style {
             vignette: 0.0,
             glare: None,
             piece_scale: 1.0,
+            figure: false,
         }
     }
 
@@ -156,10 +194,64 @@ impl Style {
                 .random_bool(0.3)
                 .then(|| [rng.random_range(0.2..0.8), rng.random_range(0.2..0.8)]),
             piece_scale: rng.random_range(0.85..1.1),
+            figure: false,
+        }
+    }
+
+    /// Widens these looks at random (`Looks::Wide`); draws only from `rng`,
+    /// so the classic looks of a seed stay what they were.
+    pub fn widen(&mut self, rng: &mut ChaCha8Rng) {
+        self.figure = rng.random_bool(0.5);
+        if rng.random_bool(0.25) {
+            let (light, dark) = *PRINTED_BOARDS.choose(rng).expect("boards");
+            self.light_square = jitter(rng, light, 12.0);
+            self.dark_square = jitter(rng, dark, 12.0);
+        }
+        if rng.random_bool(0.35) {
+            let set = *NATURAL_WOOD_SETS.choose(rng).expect("sets");
+            self.white_pieces = jitter(rng, set, 15.0);
+        }
+        if rng.random_bool(0.35) {
+            let set = *DARK_WOOD_SETS.choose(rng).expect("sets");
+            self.black_pieces = jitter(rng, set, 12.0);
+        }
+        // A colour cast beyond the classic warmth: fluorescent green, a
+        // blue window light, a yellow lamp.
+        if rng.random_bool(0.3) {
+            for channel in &mut self.tint {
+                *channel *= rng.random_range(0.85..1.15);
+            }
         }
     }
 }
 
 fn jitter(rng: &mut ChaCha8Rng, colour: Bgr, amount: f64) -> Bgr {
     colour.map(|c| (c + rng.random_range(-amount..amount)).clamp(0.0, 255.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+
+    #[test]
+    fn wide_looks_reach_figured_wood_printed_boards_and_wooden_sets() {
+        let (mut figured, mut printed, mut natural) = (0, 0, 0);
+        for seed in 0..200 {
+            let mut style = Style::random(&mut ChaCha8Rng::seed_from_u64(seed));
+            assert!(!style.figure, "classic looks have no figure");
+            style.widen(&mut ChaCha8Rng::seed_from_u64(seed + 1000));
+            figured += usize::from(style.figure);
+            printed += usize::from(style.dark_square.iter().all(|&c| c < 70.0));
+            natural += usize::from(NATURAL_WOOD_SETS.iter().any(|set| {
+                set.iter()
+                    .zip(style.white_pieces)
+                    .all(|(a, b)| (a - b).abs() <= 15.0)
+            }));
+        }
+        assert!((60..140).contains(&figured), "{figured} of 200 figured");
+        assert!(printed >= 20, "{printed} of 200 on near-black squares");
+        assert!(natural >= 40, "{natural} of 200 natural-wood sets");
+    }
 }

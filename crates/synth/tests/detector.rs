@@ -6,6 +6,7 @@
 //! this is the small version that runs with every test.
 
 use referee_synth::dataset::write_dataset;
+use referee_synth::style::Looks;
 use referee_vision::{BoardCorners, Detector, Occupant, Orientation, locate_board, read_image};
 use serde_json::Value;
 
@@ -52,7 +53,7 @@ struct Tally {
 #[test]
 fn the_detector_reads_rendered_frames_it_never_trained_on() {
     let dir = std::env::temp_dir().join(format!("referee-detector-{}", std::process::id()));
-    write_dataset(FRAMES, SEED, &dir).expect("renders");
+    write_dataset(FRAMES, SEED, Looks::Classic, &dir).expect("renders");
     let labels = std::fs::read_to_string(dir.join("labels.jsonl")).expect("labels");
     let mut detector = Detector::load().expect("the detector loads");
     let mut tally = Tally::default();
