@@ -213,8 +213,10 @@ fn draw_figure(
         let clip = |v: f64, lo: f64| v.clamp(lo + 0.02, lo + 0.98);
         let a = [clip(cx - dx, x), clip(cy - dy, y), 0.0];
         let b = [clip(cx + dx, x), clip(cy + dy, y), 0.0];
-        let tone = base.map(|c| (c * rng.random_range(0.8..1.12)).min(255.0));
-        let width = (pose.scale_at(a) * rng.random_range(0.03..0.12)).max(1.0);
+        // Paler or darker than the square, never another hue.
+        let shade = rng.random_range(0.8..1.12);
+        let tone = base.map(|c| (c * shade).min(255.0));
+        let width = (pose.scale_at(a) * rng.random_range(0.03..0.25)).max(1.0);
         imgproc::line(
             img,
             point(pose.project(a)),
@@ -232,7 +234,8 @@ fn draw_figure(
             0.0,
         ];
         let radius = pose.scale_at(centre) * rng.random_range(0.03..0.09);
-        let tone = base.map(|c| c * rng.random_range(0.6..0.9));
+        let shade = rng.random_range(0.6..0.9);
+        let tone = base.map(|c| c * shade);
         imgproc::circle(
             img,
             point(pose.project(centre)),
