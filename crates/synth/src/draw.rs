@@ -474,7 +474,9 @@ mod tests {
                     f64::from(rank) + f64::from(dy) / 10.0,
                     0.0,
                 ]);
-                let v = *grey.at_2d::<u8>(at[1] as i32, at[0] as i32).expect("inside");
+                let v = *grey
+                    .at_2d::<u8>(at[1] as i32, at[0] as i32)
+                    .expect("inside");
                 values.push(f64::from(v));
             }
         }

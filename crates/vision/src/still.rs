@@ -101,7 +101,7 @@ pub fn read_still(
     let locate = ms(clock);
     let clock = Instant::now();
     let board = DETECTOR_RECTIFIER.rectify(image, &corners)?;
-    let detection = detector.detect_rectified(&board.image)?;
+    let detection = detector.detect_turned(&board.image)?;
     let detect = ms(clock);
     let clock = Instant::now();
     let dark = dark_parity(&board, &detection)?;
