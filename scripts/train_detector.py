@@ -144,9 +144,11 @@ class Detector(nn.Module):
         return pieces, hand, touch, torch.sigmoid(presence), features
 
 
-def augment(batch, pieces, hand, touch, rng):
+def augment(batch, pieces, hand, touch, rng, turns=True):
     """Colour, light, blur and margin losses; board turned and mirrored (the
-    labels by cell turn with it)."""
+    labels by cell turn with it). Without `turns`, only mirrored left to
+    right: the picture's top stays its top, where a tilted camera makes
+    the pieces lean."""
     out = batch.copy()
     n = len(out)
     grid = lambda a: a.reshape(n, 8, 8)
@@ -169,7 +171,7 @@ def augment(batch, pieces, hand, touch, rng):
                 img[:, :depth] = 0
             else:
                 img[:, -depth:] = 0
-        k = int(rng.integers(4))
+        k = int(rng.integers(4)) if turns else 0
         img = np.rot90(img, k)
         p[i], h[i], t[i] = np.rot90(p[i], k), np.rot90(h[i], k), np.rot90(t[i], k)
         if rng.random() < 0.5:
@@ -215,7 +217,7 @@ def train(args):
         started, total = time.time(), 0.0
         for b in range(len(images) // args.batch):
             idx = order[b * args.batch:(b + 1) * args.batch]
-            x, p, h, t = augment(images[idx], pieces[idx], hand[idx], touch[idx], rng)
+            x, p, h, t = augment(images[idx], pieces[idx], hand[idx], touch[idx], rng, not args.no_turns)
             per_square, presence = model.logits(to_tensor(x))
             c = len(CLASSES)
             loss = (
@@ -386,6 +388,8 @@ def main():
                    help="weight of hand-covered cells in the hand loss")
     t.add_argument("--corner-jitter", type=float, default=0.006,
                    help="corner noise as a share of the board's side")
+    t.add_argument("--no-turns", action="store_true",
+                   help="mirror the boards left to right only, never turn them (pieces lean up, as a tilted camera shows them)")
     t.add_argument("--threads", type=int, default=os.cpu_count())
     e = sub.add_parser("evaluate")
     e.add_argument("--heldout", required=True)
