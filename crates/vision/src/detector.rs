@@ -442,7 +442,7 @@ mod tests {
     #[test]
     fn a_cell_turned_with_the_picture_is_found_where_opencv_puts_it() {
         let side = DETECTOR_RECTIFIER.side_px();
-        let square = 24;
+        let square = DETECTOR_RECTIFIER.square_px;
         let cell_rect = |cell: usize| {
             let (row, col) = ((cell / 8) as i32, (cell % 8) as i32);
             Rect::new(square * (col + 1), square * (row + 1), square, square)
