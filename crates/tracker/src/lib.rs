@@ -223,6 +223,11 @@ pub struct Tracker {
     /// (a move, read only once the hand has left, or nothing) to be put in
     /// order with it.
     held: Vec<HeldTouch>,
+    /// Fingertips seen on a piece this turn, each from the first frame it
+    /// was seen there, however briefly: a touch after all if that piece is
+    /// then found shifted in its square (the shift bears out what a glimpse
+    /// alone would not).
+    glimpsed: Vec<HeldTouch>,
     dwell: Option<(Square, u32)>,
     /// The same change seen still.
     pending: Option<Pending>,
@@ -262,6 +267,7 @@ impl Tracker {
             pos: start,
             touched: Vec::new(),
             held: Vec::new(),
+            glimpsed: Vec::new(),
             dwell: None,
             pending: None,
             last_accepted: 0,
@@ -333,6 +339,7 @@ impl Tracker {
     fn move_read(&mut self, accepted: u64) {
         self.moves_read += 1;
         self.touched.clear();
+        self.glimpsed.clear();
         self.two_handed.clear();
         self.unclocked = true;
         self.pending = None;
@@ -407,7 +414,14 @@ impl Tracker {
                 *first = Some(obs.t);
             }
         }
-        tracing::trace!(t = obs.t, still = obs.still, changed = %describe(obs), covered = obs.covered, "frame");
+        tracing::trace!(
+            t = obs.t,
+            still = obs.still,
+            changed = %describe(obs),
+            covered = obs.covered,
+            fingertip = ?obs.fingertip,
+            "frame"
+        );
         // A hand resting over a changed square: the picture may be still,
         // the board under the hand is not seen.
         if !obs.still || obs.changed & obs.covered != 0 {
@@ -444,10 +458,12 @@ impl Tracker {
             faint: obs.faint,
         };
         let patient = obs.t - since >= STABLE_RUN_SECONDS;
-        // A touched piece set straight in its square (an adjustment) changes
-        // its square's picture, not its colour: when no move explains the
-        // whole change, one may explain the rest.
-        let shifted = self.touched_and_shifted(obs);
+        // A piece set straight in its square (an adjustment) changes its
+        // square's picture, not its colour: when no move explains the whole
+        // change, one may explain the rest. The squares left out still read
+        // as the table holds them, so a move's own square (lifted, or
+        // arrived on) is never one of them.
+        let shifted = self.as_table(obs);
         let reading = self
             .read_change(&change, obs, patient)
             .map(|reading| (reading, 0))
@@ -467,9 +483,7 @@ impl Tracker {
             for m in reading.completed {
                 self.pos.play_unchecked(m);
             }
-            for touch in &mut self.held {
-                touch.shifted |= shifted & (1 << usize::from(touch.square)) != 0;
-            }
+            self.mark_shifted(shifted);
             step.accept |= shifted;
             let mut moves = Vec::new();
             for (mover, target) in reading.steps {
@@ -502,9 +516,7 @@ impl Tracker {
             // explains the change: the picture was accepted while a hand lay
             // there, or the light changed. Take these squares as they are now.
             // A piece touched there that stands changed was shifted.
-            for touch in &mut self.held {
-                touch.shifted |= obs.changed & (1 << usize::from(touch.square)) != 0;
-            }
+            self.mark_shifted(obs.changed);
             step.accept = obs.changed;
             self.pending = None;
         } else if obs.t - since >= STABLE_RUN_SECONDS {
@@ -600,14 +612,28 @@ impl Tracker {
             })
     }
 
-    /// The changed squares of touches held whose colours read as the table
-    /// holds: the piece touched still stands there, its picture changed.
-    fn touched_and_shifted(&self, obs: &Observation) -> u64 {
-        let touched = self
-            .held
-            .iter()
-            .fold(0, |bits, touch| bits | 1 << usize::from(touch.square));
-        touched & self.as_table(obs)
+    /// The pieces on `shifted` (one bit per `Square` index) stand shifted
+    /// in their squares: a touch held there was an adjustment, and a
+    /// fingertip glimpsed there was a touch that shifted it. A piece
+    /// shifted with no fingertip seen on it (a sleeve, a fingertip the eyes
+    /// missed) is only taken as it now stands: no touch is made up.
+    fn mark_shifted(&mut self, shifted: u64) {
+        let on = |sq: Square| shifted & (1 << usize::from(sq)) != 0;
+        for glimpse in std::mem::take(&mut self.glimpsed) {
+            if on(glimpse.square) && !self.touched.contains(&glimpse.square) {
+                self.touched.push(glimpse.square);
+                self.held.push(glimpse);
+            } else {
+                self.glimpsed.push(glimpse);
+            }
+        }
+        self.held.sort_by(|a, b| a.t.total_cmp(&b.t));
+        for touch in &mut self.held {
+            touch.shifted |= on(touch.square);
+        }
+        for sq in squares_in(shifted).filter(|sq| !self.touched.contains(sq)) {
+            tracing::debug!(%sq, "a piece shifted in its square, no fingertip seen on it");
+        }
     }
 
     /// The promotion first chosen, when `m` promotes on its square to
@@ -750,6 +776,14 @@ impl Tracker {
             return;
         };
         let occupied = self.pos.board().piece_at(tip).is_some();
+        if frames == 1 && occupied && !self.glimpsed.iter().any(|g| g.square == tip) {
+            self.glimpsed.push(HeldTouch {
+                t: obs.t,
+                square: tip,
+                by: obs.toucher,
+                shifted: false,
+            });
+        }
         if frames == DWELL_FRAMES && occupied && !self.touched.contains(&tip) {
             self.touched.push(tip);
             self.held.push(HeldTouch {
@@ -1596,6 +1630,64 @@ mod tests {
             events.extend(tracker.push(&obs).events);
         }
         assert_eq!(events, []);
+    }
+
+    /// The events of d7 shifted in its square (a fingertip seen on it in
+    /// `glimpse` frames of the hand's four), then, after a short pause,
+    /// f8-c5 made, Black to move after 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O.
+    fn d7_shifted_then_bc5(glimpse: usize) -> Vec<Action> {
+        let start: Chess = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
+            .parse::<shakmaty::fen::Fen>()
+            .expect("fen")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("position");
+        let mut tracker = Tracker::new(start);
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        let d7 = usize::from(Square::D7);
+        for k in 0..4 {
+            t += 0.05;
+            let tip = (k >= 4 - glimpse).then_some(Square::D7);
+            events.extend(tracker.push(&frame(t, &[Square::D7], false, tip)).events);
+        }
+        // Still a moment (shorter than STALE_SECONDS), the pawn where it stood…
+        for _ in 0..8 {
+            t += 0.05;
+            let mut obs = frame(t, &[Square::D7], true, None);
+            obs.occupancy[d7] = Some(Color::Black);
+            events.extend(tracker.push(&obs).events);
+        }
+        // …then the bishop carried to c5, and the board still.
+        for k in 0..12 {
+            t += 0.05;
+            let mut obs = frame(t, &[Square::D7, Square::F8, Square::C5], k >= 4, None);
+            obs.occupancy[d7] = Some(Color::Black);
+            obs.occupancy[usize::from(Square::C5)] = Some(Color::Black);
+            events.extend(tracker.push(&obs).events);
+        }
+        events.iter().map(|e| e.action).collect()
+    }
+
+    #[test]
+    fn a_piece_shifted_with_no_touch_seen_does_not_hide_the_next_move() {
+        // No fingertip seen on d7: the move is read, no touch made up.
+        assert_eq!(
+            d7_shifted_then_bc5(0),
+            [Action::Lift(Square::F8), Action::Release(Square::C5)]
+        );
+    }
+
+    #[test]
+    fn a_fingertip_glimpsed_on_a_piece_then_found_shifted_was_an_adjustment() {
+        // Seen on d7 two frames, fewer than a touch needs alone; the pawn
+        // found shifted bears it out.
+        let adjusted = [
+            Action::Adjust(Square::D7),
+            Action::Lift(Square::F8),
+            Action::Release(Square::C5),
+        ];
+        assert_eq!(d7_shifted_then_bc5(2), adjusted);
+        assert_eq!(d7_shifted_then_bc5(DWELL_FRAMES as usize), adjusted);
     }
 
     #[test]
