@@ -40,6 +40,10 @@ pub const CLASSES: [char; 13] = [
 /// A hand covers a square, or a fingertip touches it, from this probability.
 pub const HAND_THRESHOLD: f32 = 0.5;
 pub const TOUCH_THRESHOLD: f32 = 0.5;
+/// A hand is in view from this `hand_present` probability; no fingertip is
+/// read without one (a piece shaped and coloured like a fingertip, a
+/// queen's crown in a skin-toned set, is not a touch).
+pub const PRESENT_THRESHOLD: f32 = 0.5;
 
 /// What the model says about one rectified cell.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -119,8 +123,11 @@ impl Detection {
     }
 
     /// The square a fingertip touches when the board lies `orientation`,
-    /// if the model is sure of one.
+    /// if the model is sure of one and of a hand in view.
     pub fn fingertip(&self, orientation: Orientation) -> Option<Square> {
+        if self.hand_present < PRESENT_THRESHOLD {
+            return None;
+        }
         let cell = (0..64)
             .max_by(|&a, &b| self.cells[a].touch.total_cmp(&self.cells[b].touch))
             .filter(|&cell| self.cells[cell].touch >= TOUCH_THRESHOLD)?;
@@ -552,6 +559,12 @@ mod tests {
             Some(Color::Black)
         );
         assert_eq!(reading(&[], Some(Square::D4)).hand_side(o), None);
+        // A fingertip where the model sees no hand in view: none.
+        let mut unsure = reading(&[], Some(Square::D1));
+        assert_eq!(unsure.fingertip(o), Some(Square::D1));
+        unsure.hand_present = PRESENT_THRESHOLD - 0.1;
+        assert_eq!(unsure.fingertip(o), None);
+        assert_eq!(unsure.hand_side(o), None);
         // White's hand on d6 seen without its arm reaching the edge: the
         // covered squares lie below the fingertip.
         let short = reading(&[Square::D6, Square::D5, Square::D4], Some(Square::D6));

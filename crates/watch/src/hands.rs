@@ -16,7 +16,8 @@ use opencv::prelude::*;
 use referee_vision::hands::on_board::BoardGeometry;
 use referee_vision::hands::{Contact, HandOnBoard};
 use referee_vision::{
-    BoardCorners, Detection, Detector, Error, HandModels, HandTracker, Orientation, Result,
+    BoardCorners, Detection, Detector, Error, HandModels, HandTracker, Orientation,
+    PRESENT_THRESHOLD, Result,
 };
 use shakmaty::{Color, Square};
 
@@ -25,8 +26,6 @@ pub const REAL_AFTER_FRAMES: u32 = 5;
 /// Frames the detector must see a hand MediaPipe does not for the footage
 /// to be a render.
 pub const RENDERED_AFTER_FRAMES: u32 = 50;
-/// The detector sees a hand from this presence.
-const DETECTOR_HAND: f32 = 0.5;
 
 /// Which model the referee asks about hands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -214,7 +213,7 @@ impl HandPath {
             });
         };
         let detection = detector.detect(image, corners)?;
-        if detection.hand_present >= DETECTOR_HAND && !real_hand {
+        if detection.hand_present >= PRESENT_THRESHOLD && !real_hand {
             self.unseen_by_real += 1;
             if self.unseen_by_real >= RENDERED_AFTER_FRAMES && self.told.is_none() {
                 tracing::info!(
