@@ -7,7 +7,7 @@ environment (torch from PyPI; never installed by CI). The model's contract
 is in models/README.md; the Rust side is crates/vision/src/detector.rs.
 
     scripts/train_detector train --data DIR... --heldout DIR --out models/detector.onnx
-    scripts/train_detector evaluate --heldout DIR --model models/detector.onnx
+    scripts/train_detector evaluate --heldout DIR --model models/detector.onnx [--turns 4]
 
 The input is the board rectified exactly as the referee does it
 (`Rectifier { square_px: 24, margin_squares: 1.0 }`: corners to a 240x240
@@ -303,9 +303,25 @@ def export(model, out):
     print(f"exported {out} ({out.stat().st_size / 1e6:.2f} MB)")
 
 
-def evaluate_model(model_path, heldout):
-    """The model card's rendered figures, with ONNX Runtime when present
-    (the runtime the referee uses), else torch on the exported graph."""
+def read_turned(session, images, turns):
+    """The model's outputs for a batch of rectified boards [N,240,240,3], each
+    board read turned 0..turns-1 quarters and the readings taken back to
+    their cells and averaged, as `Detector::detect_turned` reads a still
+    (turns 1: one run, as a video frame is read)."""
+    n = len(images)
+    outputs = None
+    for k in range(turns):
+        turned = np.ascontiguousarray(np.rot90(images, k, axes=(1, 2)))
+        p, h, t, pres = session.run(OUTPUTS[:4], {"board": to_tensor(turned).numpy()})
+        back = lambda grid: np.rot90(grid.reshape(n, 8, 8, -1), -k, axes=(1, 2)).reshape(grid.shape)
+        reading = [back(p), back(h), back(t), pres]
+        outputs = reading if outputs is None else [a + b for a, b in zip(outputs, reading)]
+    return [a / turns for a in outputs]
+
+
+def evaluate_model(model_path, heldout, turns=1):
+    """The model card's rendered figures, with ONNX Runtime (the runtime the
+    referee uses), each board read in `turns` quarter turns averaged."""
     import onnxruntime as ort
 
     session = ort.InferenceSession(str(model_path), providers=["CPUExecutionProvider"])
@@ -320,8 +336,8 @@ def evaluate_model(model_path, heldout):
     piece_right = piece_total = 0
     presence_right = 0
     for start in range(0, len(images), 32):
-        x = to_tensor(images[start:start + 32]).numpy()
-        p, h, t, pres = session.run(OUTPUTS[:4], {"board": x})
+        x = images[start:start + 32]
+        p, h, t, pres = read_turned(session, x, turns)
         cls = p.argmax(-1)
         truth_p = pieces[start:start + 32]
         truth_h = hand[start:start + 32] > 0.5
@@ -353,6 +369,7 @@ def evaluate_model(model_path, heldout):
         presence_right += ((pres > 0.5) == (present[start:start + 32] > 0.5)).sum()
     return {
         "frames": len(images),
+        "quarter_turns_averaged": turns,
         "occupant_error_uncovered_pct": round(100 * uncovered_wrong / uncovered, 4),
         "uncovered_squares": int(uncovered),
         "piece_type_accuracy_pct": round(100 * piece_right / piece_total, 3),
@@ -394,12 +411,15 @@ def main():
     e = sub.add_parser("evaluate")
     e.add_argument("--heldout", required=True)
     e.add_argument("--model", default="models/detector.onnx")
+    e.add_argument("--turns", type=int, choices=(1, 4), default=1,
+                   help="read each board in this many quarter turns averaged: 1 as a video frame "
+                        "is read, 4 as `referee detect` reads a still")
     args = parser.parse_args()
     if args.command == "train":
         torch.set_num_threads(args.threads)
         train(args)
     else:
-        print(json.dumps(evaluate_model(args.model, args.heldout), indent=1))
+        print(json.dumps(evaluate_model(args.model, args.heldout, args.turns), indent=1))
 
 
 if __name__ == "__main__":
