@@ -1195,6 +1195,14 @@ fn search(
 mod tests {
     use super::*;
 
+    /// The position a test starts from.
+    fn from_fen(fen: &str) -> Chess {
+        fen.parse::<shakmaty::fen::Fen>()
+            .expect("fen")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("position")
+    }
+
     fn bits(squares: &[Square]) -> u64 {
         squares.iter().fold(0, |b, sq| b | 1 << usize::from(*sq))
     }
@@ -1276,11 +1284,7 @@ mod tests {
     /// resting there), then over both the king's and the rook's squares
     /// with the fingertip on `second`, then the castled board still.
     fn castling_with_fingertips(first: Square, second: Square) -> Vec<Action> {
-        let start: Chess = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .expect("fen")
-            .into_position(shakmaty::CastlingMode::Standard)
-            .expect("position");
+        let start = from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
         let mut tracker = Tracker::new(start);
         let mut events = Vec::new();
         let mut t = 0.0;
@@ -1636,11 +1640,7 @@ mod tests {
     /// `glimpse` frames of the hand's four), then, after a short pause,
     /// f8-c5 made, Black to move after 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O.
     fn d7_shifted_then_bc5(glimpse: usize) -> Vec<Action> {
-        let start: Chess = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
-            .parse::<shakmaty::fen::Fen>()
-            .expect("fen")
-            .into_position(shakmaty::CastlingMode::Standard)
-            .expect("position");
+        let start = from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4");
         let mut tracker = Tracker::new(start);
         let mut events = Vec::new();
         let mut t = 0.0;
@@ -1723,11 +1723,7 @@ mod tests {
 
     #[test]
     fn a_pawn_promotes_to_the_piece_read_and_an_exchanged_piece_is_read_too() {
-        let start: Chess = "8/4P2p/8/8/8/8/k7/4K3 w - - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .expect("fen")
-            .into_position(shakmaty::CastlingMode::Standard)
-            .expect("position");
+        let start = from_fen("8/4P2p/8/8/8/8/k7/4K3 w - - 0 1");
         let mut tracker = Tracker::new(start);
         let mut events = Vec::new();
         let mut t = 0.0;
@@ -1764,11 +1760,7 @@ mod tests {
     #[test]
     fn a_promoted_piece_exchanged_before_the_picture_is_still_is_read_too() {
         // A white rook stands on b8 already, read there every frame.
-        let start: Chess = "1R6/4P2p/8/8/8/8/k7/4K3 w - - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .expect("fen")
-            .into_position(shakmaty::CastlingMode::Standard)
-            .expect("position");
+        let start = from_fen("1R6/4P2p/8/8/8/8/k7/4K3 w - - 0 1");
         let read = |role: Option<Role>, frames: usize| {
             let mut tracker = Tracker::new(start.clone());
             let mut events = Vec::new();
@@ -1902,11 +1894,7 @@ mod tests {
 
     #[test]
     fn castling_begun_with_the_rook_is_told_as_it_happened() {
-        let start: Chess = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .expect("fen")
-            .into_position(shakmaty::CastlingMode::Standard)
-            .expect("legal");
+        let start = from_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
         let mut tracker = Tracker::new(start.clone());
         let mut t = 0.0;
         let mut events = settle(&mut tracker, &mut t, &[Square::H1, Square::F1]);
@@ -1980,11 +1968,7 @@ mod tests {
 
     #[test]
     fn castling_changes_four_squares_and_en_passant_three() {
-        let pos: Chess = "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .expect("fen")
-            .into_position(shakmaty::CastlingMode::Standard)
-            .expect("legal");
+        let pos = from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1");
         let exact = |squares: &[Square]| ChangeSet::exact(bits(squares));
         let castle = explain(
             &pos,
