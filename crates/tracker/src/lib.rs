@@ -4,9 +4,10 @@
 //! Input: for each frame its time, which squares differ from the last
 //! accepted picture of the board, whether the picture is still, and where a
 //! fingertip rests (when the eyes can tell). Output: `touch` when a
-//! fingertip dwells on a piece, and the `lift`, `capture`, `add` and
-//! `release` events of a move once the board is still again; and when to
-//! take the present picture as the new accepted one.
+//! fingertip dwells on a piece, `adjust` when a piece a fingertip rested on
+//! (however briefly) is found shifted in its square, and the `lift`,
+//! `capture`, `add` and `release` events of a move once the board is still
+//! again; and when to take the present picture as the new accepted one.
 //!
 //! The position decides what is possible: a change is read only when one
 //! legal move (the mover going on with the turn, or the opponent replying),
