@@ -151,30 +151,15 @@ struct Pending {
 impl Pending {
     /// Whether a frame that moves leaves this change as it was: its squares
     /// all changed as much as before, and whatever moves is not beside them.
-    /// Faint changes, in it or in the frame, do not count.
     fn holds_in(&self, obs: &Observation) -> bool {
-        let kept = marked(self.changed, &self.scores, obs.faint);
-        if obs.changed & kept != kept {
+        if obs.changed & self.changed != self.changed {
             return false;
         }
         let unchanged = (0..64)
-            .filter(|i| kept & (1 << i) != 0)
+            .filter(|i| self.changed & (1 << i) != 0)
             .all(|i| (obs.scores[i] - self.scores[i]).abs() <= HELD_SHARE * self.scores[i]);
-        unchanged && marked_in(obs) & !kept & around(kept) == 0
+        unchanged && obs.changed & !self.changed & around(self.changed) == 0
     }
-}
-
-/// The squares of `changed` that changed more than `faint` (one bit per
-/// `Square` index).
-fn marked(changed: u64, scores: &[f32; 64], faint: f32) -> u64 {
-    squares_in(changed)
-        .filter(|sq| scores[usize::from(*sq)] > faint)
-        .fold(0, |bits, sq| bits | 1 << usize::from(sq))
-}
-
-/// The squares a frame shows changed more than faintly.
-fn marked_in(obs: &Observation) -> u64 {
-    marked(obs.changed, &obs.scores, obs.faint)
 }
 
 /// The squares next to any of `squares` (one bit per `Square` index).
@@ -354,12 +339,6 @@ impl Tracker {
     /// a new turn for touches, two hands and the clock.
     fn move_read(&mut self, accepted: u64) {
         self.moves_read += 1;
-        // A fingertip resting as the move is read is the mover's hand, on
-        // the piece it set down or leaving it: however long it stays, it
-        // makes no touch of the next turn.
-        if let Some((_, frames)) = &mut self.dwell {
-            *frames = (*frames).max(DWELL_FRAMES);
-        }
         self.touched.clear();
         self.glimpsed.clear();
         self.two_handed.clear();
@@ -461,13 +440,8 @@ impl Tracker {
             self.report_held(&mut step.events, &[], obs.t);
             return step;
         }
-        // The same change: the same squares changed more than faintly (a
-        // square flickering faintly in the camera's noise does not make it
-        // another).
         let (since, frames) = match &self.pending {
-            Some(p) if marked(p.changed, &p.scores, obs.faint) == marked_in(obs) => {
-                (p.since, p.frames + 1)
-            }
+            Some(p) if p.changed == obs.changed => (p.since, p.frames + 1),
             _ => (obs.t, 1),
         };
         self.pending = Some(Pending {
@@ -1715,72 +1689,6 @@ mod tests {
         ];
         assert_eq!(d7_shifted_then_bc5(2), adjusted);
         assert_eq!(d7_shifted_then_bc5(DWELL_FRAMES as usize), adjusted);
-    }
-
-    #[test]
-    fn a_fingertip_resting_as_the_move_is_read_is_the_mover_s_hand_leaving() {
-        // Three frames around the reading, or on until long after.
-        for frames_after in [1, 12] {
-            assert_eq!(
-                e4_with_a_fingertip_on_f1_as_it_is_read(frames_after),
-                [
-                    Action::Touch(Square::E2),
-                    Action::Lift(Square::E2),
-                    Action::Release(Square::E4)
-                ]
-            );
-        }
-    }
-
-    /// e2-e4, the fingertip seen one square off on f1 from the frame before
-    /// the move is read to `frames_after` frames after.
-    fn e4_with_a_fingertip_on_f1_as_it_is_read(frames_after: usize) -> Vec<Action> {
-        let mut tracker = Tracker::new(Chess::default());
-        let mut t = 0.0;
-        let mut events = rest_on(&mut tracker, &mut t, Square::E2);
-        // e2-e4 still until it is read, then the board as accepted.
-        let still = |t: f64, read: bool, tip: Option<Square>| {
-            let changed: &[Square] = if read { &[] } else { &[Square::E2, Square::E4] };
-            let mut obs = frame(t, changed, true, tip);
-            obs.occupancy[usize::from(Square::E4)] = Some(Color::White);
-            obs
-        };
-        let times: Vec<f64> = (1..24).map(|k| t + 0.05 * f64::from(k)).collect();
-        let mut dry = tracker.clone();
-        let read_at = times
-            .iter()
-            .position(|&t| dry.push(&still(t, false, None)).accept != 0)
-            .expect("the move is read");
-        // The mover's hand leaving, not a touch of Black's turn.
-        for (k, &t) in times.iter().enumerate() {
-            let tip = (read_at - 1..=read_at + frames_after)
-                .contains(&k)
-                .then_some(Square::F1);
-            events.extend(tracker.push(&still(t, k > read_at, tip)).events);
-        }
-        events.iter().map(|e| e.action).collect()
-    }
-
-    #[test]
-    fn a_square_flickering_faintly_does_not_hold_up_a_move() {
-        let mut tracker = Tracker::new(Chess::default());
-        let mut events = Vec::new();
-        // e2-e4 still, d3 beside it flickering faintly every other frame.
-        for k in 0..8 {
-            let t = 0.05 * f64::from(k + 1);
-            let flicker: &[Square] = if k % 2 == 0 { &[] } else { &[Square::D3] };
-            let changed = [&[Square::E2, Square::E4][..], flicker].concat();
-            let mut obs = frame(t, &changed, true, None);
-            obs.faint = 0.2;
-            obs.scores[usize::from(Square::D3)] = 0.1;
-            obs.occupancy[usize::from(Square::E4)] = Some(Color::White);
-            events.extend(tracker.push(&obs).events);
-        }
-        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
-        assert_eq!(
-            actions,
-            [Action::Lift(Square::E2), Action::Release(Square::E4)]
-        );
     }
 
     #[test]
