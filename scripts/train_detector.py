@@ -42,6 +42,7 @@ OUTPUTS = ["pieces", "hand", "touch", "hand_present", "features"]
 # Thresholds the Rust post-processing uses too (crates/vision/src/detector.rs).
 HAND_THRESHOLD = 0.5
 TOUCH_THRESHOLD = 0.5
+PRESENT_THRESHOLD = 0.5  # no fingertip is read without a hand in view
 # Other hand thresholds the evaluation reports, for the trade-off.
 HAND_SWEEP = (0.5, 0.3, 0.15)
 
@@ -331,6 +332,7 @@ def evaluate_model(model_path, heldout, turns=1):
     hand_found = hand_total = 0
     hand_false = hand_clear = 0
     tip_right = tip_total = 0
+    tip_false = tip_handless = 0  # a fingertip read on a frame with no hand
     tip_wrong_square = tip_on_neighbour = 0
     sweep = {threshold: [0, 0] for threshold in HAND_SWEEP}  # found, false
     piece_right = piece_total = 0
@@ -355,11 +357,16 @@ def evaluate_model(model_path, heldout, turns=1):
         for threshold, counts in sweep.items():
             counts[0] += ((h > threshold) & truth_h).sum()
             counts[1] += ((h > threshold) & clear).sum()
+        handless = present[start:start + 32] <= 0.5
+        tip_handless += int(handless.sum())
+        tip_false += int((handless & (t.max(-1) > TOUCH_THRESHOLD) & (pres >= PRESENT_THRESHOLD)).sum())
         for i in range(len(x)):
             if truth_t[i].any():
                 tip_total += 1
                 best = t[i].argmax()
-                tip_right += bool(truth_t[i][best] and t[i][best] > TOUCH_THRESHOLD)
+                # As `Detection::fingertip` reads it: only with a hand in view.
+                seen = t[i][best] > TOUCH_THRESHOLD and pres[i] >= PRESENT_THRESHOLD
+                tip_right += bool(truth_t[i][best] and seen)
                 if not truth_t[i][best]:
                     # Chebyshev distance from the cell read to the true one.
                     row, col = divmod(int(best), 8)
@@ -378,6 +385,7 @@ def evaluate_model(model_path, heldout, turns=1):
         "hand_false_alarm_pct": round(100 * hand_false / hand_clear, 4),
         "fingertip_square_right_pct": round(100 * tip_right / max(1, tip_total), 3),
         "fingertip_frames": int(tip_total),
+        "fingertip_on_frames_without_a_hand_pct": round(100 * tip_false / max(1, tip_handless), 3),
         "fingertip_wrong_square": int(tip_wrong_square),
         "fingertip_wrong_square_a_neighbour": int(tip_on_neighbour),
         "hand_found_pct_and_false_alarm_pct_by_threshold": {
