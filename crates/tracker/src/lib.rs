@@ -620,12 +620,10 @@ impl Tracker {
     /// missed) is only taken as it now stands: no touch is made up.
     fn mark_shifted(&mut self, shifted: u64) {
         let on = |sq: Square| shifted & (1 << usize::from(sq)) != 0;
-        for glimpse in std::mem::take(&mut self.glimpsed) {
+        for glimpse in &self.glimpsed {
             if on(glimpse.square) && !self.touched.contains(&glimpse.square) {
                 self.touched.push(glimpse.square);
-                self.held.push(glimpse);
-            } else {
-                self.glimpsed.push(glimpse);
+                self.held.push(*glimpse);
             }
         }
         self.held.sort_by(|a, b| a.t.total_cmp(&b.t));
