@@ -10,6 +10,7 @@ latency. Needs only Python's standard library and a release build:
 
 --drop F removes that share of frames at random (seeded) before replaying.
 --only NAME... replays those scenarios alone.
+--referee PATH measures that binary (a copy kept while another is built).
 --random N adds N random legal games of 60 plies (seeded; needs python-chess)
 rendered with the default camera noise, for a count of plies over many games.
 """
@@ -27,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 REFEREE = ROOT / "target" / "release" / "referee"
 
 
-def run(*args):
-    out = subprocess.run([str(REFEREE), *map(str, args)], capture_output=True, text=True)
+def run(referee, *args):
+    out = subprocess.run([str(referee), *map(str, args)], capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(out.stderr.strip())
     return out.stdout
@@ -88,6 +89,10 @@ def main():
     parser.add_argument("--drop", type=float, default=0.0)
     parser.add_argument("--random", type=int, default=0)
     parser.add_argument("--only", nargs="+", metavar="NAME", help="these scenarios only (file stems)")
+    parser.add_argument(
+        "--referee", type=Path, default=REFEREE,
+        help="the binary to measure (default: the release build), e.g. a copy kept while another is built",
+    )
     args = parser.parse_args()
     scenarios = sorted((ROOT / "tests" / "data" / "scenarios").glob("*.scn"))
     generated = Path(tempfile.mkdtemp())
@@ -99,7 +104,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for scenario in scenarios:
             out = Path(tmp) / scenario.stem
-            run("synth", scenario, "--out", out)
+            run(args.referee, "synth", scenario, "--out", out)
             truth = json.loads((out / "truth.json").read_text())
             corners = ",".join(f"{v:.2f}" for p in truth["frames"][0]["corners"] for v in p)
             video = out / "video.avi"
@@ -109,7 +114,7 @@ def main():
             declares = out / "declares.jsonl"
             declares.write_text("".join(json.dumps(e) + "\n" for e in truth["events"] if e["type"] == "declare"))
             verdict = json.loads(run(
-                "replay", video, "--json", "--corners", corners, "--events", declares,
+                args.referee, "replay", video, "--json", "--corners", corners, "--events", declares,
                 *(["--fen", fen[0]] if fen else []),
             ))
             got = [m["san"] for m in verdict["moves"]]

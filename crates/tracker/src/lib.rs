@@ -348,6 +348,12 @@ impl Tracker {
         self.last_accepted = accepted;
         self.promotion_read = None;
         self.promotion_chosen = None;
+        // A fingertip resting as the move is read is the mover's hand
+        // leaving it: it becomes no touch (nor glimpse) of the next turn
+        // unless it goes elsewhere and rests again.
+        if let Some((_, frames)) = &mut self.dwell {
+            *frames = (*frames).max(DWELL_FRAMES);
+        }
     }
 
     /// Follows the piece read on the squares the side to move may promote
@@ -2034,6 +2040,44 @@ mod tests {
             accepted |= tracker.push(&obs).accept;
         }
         assert_eq!(accepted, bits(&[Square::E4]), "e4 taken again, d7 left");
+    }
+
+    /// 1. e4 read with a fingertip resting on f1 from the frame before the
+    /// read until `after` frames after it, then the hand gone; the events
+    /// it made.
+    fn e4_with_a_fingertip_on_f1_as_it_is_read(after: usize) -> Vec<Event> {
+        let e4 = |k: usize, tip| frame(0.05 * k as f64, &[Square::E2, Square::E4], true, tip);
+        let mut dry = Tracker::new(Chess::default());
+        let read = (0..20)
+            .find(|&k| dry.push(&e4(k, None)).accept != 0)
+            .expect("e4 read with no fingertip");
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        for k in 0..=read {
+            let tip = (k + 1 >= read).then_some(Square::F1);
+            events.extend(tracker.push(&e4(k, tip)).events);
+        }
+        // The picture taken again: nothing differs from it any more.
+        for k in read + 1..read + after + 10 {
+            let tip = (k <= read + after).then_some(Square::F1);
+            events.extend(tracker.push(&frame(0.05 * k as f64, &[], true, tip)).events);
+        }
+        events
+    }
+
+    #[test]
+    fn a_fingertip_resting_as_the_move_is_read_is_the_mover_s_hand_leaving() {
+        for after in [1, 12] {
+            let actions: Vec<Action> = e4_with_a_fingertip_on_f1_as_it_is_read(after)
+                .iter()
+                .map(|e| e.action)
+                .collect();
+            assert_eq!(
+                actions,
+                [Action::Lift(Square::E2), Action::Release(Square::E4)],
+                "{after} frames after the read"
+            );
+        }
     }
 
     #[test]
