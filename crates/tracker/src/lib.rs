@@ -41,6 +41,13 @@ pub struct Observation {
     /// The colour the eyes read on each square, by `Square` index (`None`:
     /// empty): a check on changes no move explains.
     pub occupancy: [Option<Color>; 64],
+    /// The occupant a second pair of eyes (the learned detector) reads on
+    /// each square, by `Square` index, where it is sure and no hand covers
+    /// the square: `Some(None)` empty, `Some(Some(colour))` a piece, `None`
+    /// not told. It only completes a move the change half shows, once the
+    /// mover has pressed the clock: a white piece set on a light square may
+    /// change its square too little to be seen at all.
+    pub detected: [Option<Option<Color>>; 64],
     /// The piece a pawn could have become (a knight, bishop, rook or queen
     /// of either side) that the eyes read on each square, by `Square` index
     /// (`None`: empty or not told). Never decides an ordinary move: it
@@ -88,18 +95,34 @@ struct Reading {
 impl Reading {
     /// Whether the eyes bear out a single move from `table`: each square it
     /// changes changed more than faintly, or reads the colour the move
-    /// leaves there. A piece leaving or arriving changes its square
-    /// strongly (though the colours may miss a light piece on a light
-    /// square); the shadow of an arm coming in, or a sleeve over an empty
-    /// square beside a piece, changes one faintly and leaves its colour.
+    /// leaves there (to the colours or to the detector). A piece leaving or
+    /// arriving changes its square strongly (though the colours may miss a
+    /// light piece on a light square); the shadow of an arm coming in, or a
+    /// sleeve over an empty square beside a piece, changes one faintly and
+    /// leaves its colour. And where the detector has read the picture, some
+    /// square must read as the move leaves it: a hand gripping a piece,
+    /// still for a moment and unseen by the hands' eyes, changes the
+    /// piece's square and its neighbour strongly, and both pairs of eyes
+    /// still read the piece where it stood.
     fn seen_on_each(&self, table: &Board, change: &ChangeSet, obs: &Observation) -> bool {
         let Some((_, board)) = self.steps.last() else {
             return false;
         };
-        let faint = squares_in(board_difference(table, board))
+        let squares = board_difference(table, board);
+        let faint = squares_in(squares)
             .filter(|sq| change.scores[usize::from(*sq)] <= change.faint)
             .fold(0, |bits, sq| bits | 1 << usize::from(sq));
-        faint & !read_as(board, obs) == 0
+        let read_right = read_as(board, obs) | detected_as(board, obs);
+        let detector_read = obs.detected.iter().any(Option::is_some);
+        faint & !read_right == 0 && (squares & read_right != 0 || !detector_read)
+    }
+
+    /// Whether some square the last step changes changed more than faintly.
+    fn marked(&self, table: &Board, change: &ChangeSet) -> bool {
+        self.steps.last().is_some_and(|(_, board)| {
+            squares_in(board_difference(table, board))
+                .any(|sq| change.scores[usize::from(sq)] > change.faint)
+        })
     }
 
     /// Whether the eyes' colours bear out a run of moves. A hand or an arm
@@ -137,6 +160,14 @@ fn read_as(board: &Board, obs: &Observation) -> u64 {
         .fold(0, |bits, sq| bits | 1 << usize::from(sq))
 }
 
+/// The changed squares the detector surely reads as `board` holds them
+/// (one bit per `Square` index).
+fn detected_as(board: &Board, obs: &Observation) -> u64 {
+    squares_in(obs.changed)
+        .filter(|sq| obs.detected[usize::from(*sq)] == Some(board.piece_at(*sq).map(|p| p.color)))
+        .fold(0, |bits, sq| bits | 1 << usize::from(sq))
+}
+
 /// A change seen still, waiting to be read.
 #[derive(Debug, Clone)]
 struct Pending {
@@ -149,6 +180,18 @@ struct Pending {
 }
 
 impl Pending {
+    /// Whether a still frame shows this change again: the same squares
+    /// changed, give or take squares changed only faintly (a square beside
+    /// a move flickering in the camera's noise does not make it another).
+    fn seen_again_in(&self, obs: &Observation) -> bool {
+        let faint_in = |bits: u64, scores: &[f32; 64]| {
+            squares_in(bits).all(|sq| scores[usize::from(sq)] <= obs.faint)
+        };
+        faint_in(obs.changed & !self.changed, &obs.scores)
+            && faint_in(self.changed & !obs.changed, &self.scores)
+            && obs.changed & self.changed != 0
+    }
+
     /// Whether a frame that moves leaves this change as it was: its squares
     /// all changed as much as before, and whatever moves is not beside them.
     fn holds_in(&self, obs: &Observation) -> bool {
@@ -427,6 +470,9 @@ impl Tracker {
             changed = %describe(obs),
             covered = obs.covered,
             fingertip = ?obs.fingertip,
+            unchanged_reading_otherwise = %self.unchanged_misread(obs),
+            detected_otherwise = %self.detected_otherwise(obs),
+            press_waiting = self.press_waiting,
             "frame"
         );
         // A hand resting over a changed square: the picture may be still,
@@ -447,7 +493,7 @@ impl Tracker {
             return step;
         }
         let (since, frames) = match &self.pending {
-            Some(p) if p.changed == obs.changed => (p.since, p.frames + 1),
+            Some(p) if p.seen_again_in(obs) => (p.since, p.frames + 1),
             _ => (obs.t, 1),
         };
         self.pending = Some(Pending {
@@ -484,6 +530,12 @@ impl Tracker {
                     .flatten()
                     .map(|reading| (reading, shifted))
             });
+        let reading = reading.or_else(|| {
+            (patient && self.press_waiting)
+                .then(|| self.completed_by_detector(&change, obs))
+                .flatten()
+                .map(|reading| (reading, 0))
+        });
         tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.0.steps), "still change");
         if let Some((reading, shifted)) = reading {
             let t = self.last_motion.max(self.last_t);
@@ -599,12 +651,17 @@ impl Tracker {
     }
 
     /// What a still change was read as, when a move or a run explains it
-    /// and the colours bear it out.
+    /// and the colours bear it out. Once the mover has pressed the clock
+    /// and the change has stayed still a while, a single move need only be
+    /// borne out as a run is: the colours may miss one light piece on a
+    /// light square, never show a piece of the other side.
     fn read_change(&self, change: &ChangeSet, obs: &Observation, patient: bool) -> Option<Reading> {
+        let clocked = patient && self.press_waiting;
         self.interpret(change, &obs.promoted, patient)
             .filter(|reading| {
                 let seen = if reading.steps.len() < 2 {
                     reading.seen_on_each(&self.table, change, obs)
+                        || clocked && reading.marked(&self.table, change) && reading.seen_in(obs)
                 } else {
                     reading.seen_in(obs)
                 };
@@ -617,6 +674,51 @@ impl Tracker {
                 }
                 seen
             })
+    }
+
+    /// The one legal move that the change shows in part, the rest of its
+    /// squares unchanged but read by the detector as the move leaves them
+    /// (the mover has pressed the clock: the move is made): the reply to
+    /// the move standing on the table, or the next move of the record.
+    /// Every square changed more than faintly must be the move's.
+    fn completed_by_detector(&self, change: &ChangeSet, obs: &Observation) -> Option<Reading> {
+        let (completed, from) = match self.standing() {
+            Some(m0) => (vec![m0], result(&self.pos, &m0)),
+            None if &self.table == self.pos.board() => (Vec::new(), self.pos.clone()),
+            None => return None,
+        };
+        let marked = squares_in(change.bits)
+            .filter(|sq| change.scores[usize::from(*sq)] > change.faint)
+            .fold(0u64, |bits, sq| bits | 1 << usize::from(sq));
+        let mut found = from.legal_moves().into_iter().filter_map(|m| {
+            let after = result(&from, &m);
+            let squares = board_difference(&self.table, after.board());
+            let unseen = squares & !change.bits;
+            let left = |sq: Square| after.board().piece_at(sq).map(|p| p.color);
+            // Where it changed, neither pair of eyes may read otherwise.
+            let borne_out = squares_in(squares).all(|sq| {
+                let detected = obs.detected[usize::from(sq)];
+                if unseen & (1 << usize::from(sq)) != 0 {
+                    detected == Some(left(sq))
+                } else {
+                    obs.occupancy[usize::from(sq)] == left(sq) || detected == Some(left(sq))
+                }
+            });
+            (marked != 0 && marked & !squares == 0 && unseen != 0 && borne_out)
+                .then(|| after.board().clone())
+        });
+        let board = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        tracing::debug!(
+            t = obs.t,
+            "a move completed by the detector's reading, the clock pressed"
+        );
+        Some(Reading {
+            completed,
+            steps: vec![(from.turn(), board)],
+        })
     }
 
     /// The pieces on `shifted` (one bit per `Square` index) stand shifted
@@ -658,6 +760,32 @@ impl Tracker {
             .legal_moves()
             .into_iter()
             .find(|c| c.from() == m.from() && c.to() == m.to() && c.promotion() == Some(role))
+    }
+
+    /// The squares not changed whose colours read otherwise than the table
+    /// holds, for traces.
+    fn unchanged_misread(&self, obs: &Observation) -> String {
+        squares_in(!obs.changed)
+            .filter(|sq| {
+                obs.occupancy[usize::from(*sq)] != self.table.piece_at(*sq).map(|p| p.color)
+            })
+            .map(|sq| sq.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The squares the detector reads otherwise than the table holds, for
+    /// traces.
+    fn detected_otherwise(&self, obs: &Observation) -> String {
+        Square::ALL
+            .into_iter()
+            .filter(|sq| {
+                obs.detected[usize::from(*sq)]
+                    .is_some_and(|seen| seen != self.table.piece_at(*sq).map(|p| p.color))
+            })
+            .map(|sq| sq.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The changed squares whose colours read as the table holds.
@@ -1208,6 +1336,14 @@ mod tests {
             .expect("position")
     }
 
+    /// What the events of 1. e4 played with nothing else seen are.
+    const E4_PLAYED: [Action; 2] = [Action::Lift(Square::E2), Action::Release(Square::E4)];
+
+    /// What `events` did, in order.
+    fn actions_of(events: &[Event]) -> Vec<Action> {
+        events.iter().map(|e| e.action).collect()
+    }
+
     fn bits(squares: &[Square]) -> u64 {
         squares.iter().fold(0, |b, sq| b | 1 << usize::from(*sq))
     }
@@ -1220,6 +1356,7 @@ mod tests {
             scores: change.scores,
             faint: 0.0,
             occupancy: [None; 64],
+            detected: [None; 64],
             fingertip,
             toucher: None,
             at_clock: false,
@@ -1273,7 +1410,7 @@ mod tests {
             events.extend(step.events);
         }
         assert_eq!(accepted, bits(&[Square::E2, Square::E4]));
-        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        let actions = actions_of(&events);
         assert_eq!(
             actions,
             [
@@ -1305,7 +1442,7 @@ mod tests {
             events.extend(tracker.push(&frame(t, &castled, true, None)).events);
         }
         assert!(events.windows(2).all(|w| w[0].t <= w[1].t));
-        events.iter().map(|e| e.action).collect()
+        actions_of(&events)
     }
 
     #[test]
@@ -1396,7 +1533,7 @@ mod tests {
             t += 0.05;
             events.extend(push(&[], true, true, t));
         }
-        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        let actions = actions_of(&events);
         assert_eq!(
             actions,
             [
@@ -1443,7 +1580,7 @@ mod tests {
             t += 0.05;
             events.extend(push(&moved, true, false, &[Square::G1], t));
         }
-        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        let actions = actions_of(&events);
         assert_eq!(
             actions,
             [
@@ -1482,7 +1619,7 @@ mod tests {
             t += 0.05;
             events.extend(push(&moved, true, false, t));
         }
-        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        let actions = actions_of(&events);
         assert_eq!(
             actions,
             [
@@ -1529,7 +1666,7 @@ mod tests {
         }
         t += 0.05;
         events.extend(tracker.push(&frame(t, &[], true, None)).events);
-        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        let actions = actions_of(&events);
         assert_eq!(actions, [Action::Adjust(Square::E2)]);
     }
 
@@ -1560,9 +1697,9 @@ mod tests {
                 obs.occupancy[usize::from(Square::E4)] = Some(Color::White);
                 events.extend(tracker.push(&obs).events);
             }
-            events.iter().map(|e| e.action).collect::<Vec<Action>>()
+            actions_of(&events)
         };
-        let moved = [Action::Lift(Square::E2), Action::Release(Square::E4)];
+        let moved = E4_PLAYED;
         assert_eq!(read(0.1), moved);
         // A second later: the f2 pawn was touched first (art. 4.3a).
         assert_eq!(read(1.0)[0], Action::Touch(Square::F2));
@@ -1615,7 +1752,7 @@ mod tests {
             obs.occupancy[usize::from(Square::F3)] = Some(Color::White);
             events.extend(tracker.push(&obs).events);
         }
-        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        let actions = actions_of(&events);
         assert_eq!(
             actions,
             [
@@ -1670,7 +1807,7 @@ mod tests {
             obs.occupancy[usize::from(Square::C5)] = Some(Color::Black);
             events.extend(tracker.push(&obs).events);
         }
-        events.iter().map(|e| e.action).collect()
+        actions_of(&events)
     }
 
     #[test]
@@ -1719,11 +1856,7 @@ mod tests {
                     .events,
             );
         }
-        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
-        assert_eq!(
-            actions,
-            [Action::Lift(Square::E2), Action::Release(Square::E4)]
-        );
+        assert_eq!(actions_of(&events), E4_PLAYED);
     }
 
     #[test]
@@ -1748,7 +1881,7 @@ mod tests {
             t += 0.05;
             events.extend(push(&[Square::E8], Role::Knight, t));
         }
-        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        let actions = actions_of(&events);
         assert_eq!(
             actions,
             [
@@ -1904,7 +2037,7 @@ mod tests {
         let mut t = 0.0;
         let mut events = settle(&mut tracker, &mut t, &[Square::H1, Square::F1]);
         events.extend(settle(&mut tracker, &mut t, &[Square::E1, Square::G1]));
-        let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
+        let actions = actions_of(&events);
         assert_eq!(
             actions,
             [
@@ -2042,9 +2175,9 @@ mod tests {
         assert_eq!(accepted, bits(&[Square::E4]), "e4 taken again, d7 left");
     }
 
-    /// 1. e4 read with a fingertip resting on f1 from the frame before the
-    /// read until `after` frames after it, then the hand gone; the events
-    /// it made.
+    /// White playing e4, read with a fingertip resting on f1 from the
+    /// frame before the read until `after` frames after it, then the hand
+    /// gone; the events it made.
     fn e4_with_a_fingertip_on_f1_as_it_is_read(after: usize) -> Vec<Event> {
         let e4 = |k: usize, tip| frame(0.05 * k as f64, &[Square::E2, Square::E4], true, tip);
         let mut dry = Tracker::new(Chess::default());
@@ -2068,16 +2201,131 @@ mod tests {
     #[test]
     fn a_fingertip_resting_as_the_move_is_read_is_the_mover_s_hand_leaving() {
         for after in [1, 12] {
-            let actions: Vec<Action> = e4_with_a_fingertip_on_f1_as_it_is_read(after)
-                .iter()
-                .map(|e| e.action)
-                .collect();
             assert_eq!(
-                actions,
-                [Action::Lift(Square::E2), Action::Release(Square::E4)],
+                actions_of(&e4_with_a_fingertip_on_f1_as_it_is_read(after)),
+                E4_PLAYED,
                 "{after} frames after the read"
             );
         }
+    }
+
+    /// White playing c4, still, its pawn on the light square changing it
+    /// only faintly and read as empty there; the clock pressed or not; the
+    /// actions.
+    fn c4_unread_by_the_colours(clock_pressed: bool) -> Vec<Action> {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        for k in 0..30 {
+            let mut obs = frame(0.1 * f64::from(k), &[Square::C2, Square::C4], true, None);
+            obs.faint = 20.0;
+            obs.scores[usize::from(Square::C2)] = 28.0;
+            obs.scores[usize::from(Square::C4)] = 19.0;
+            obs.at_clock = clock_pressed && k == 10;
+            events.extend(tracker.push(&obs).events);
+        }
+        actions_of(&events)
+    }
+
+    #[test]
+    fn a_move_the_colours_miss_is_read_once_the_clock_is_pressed() {
+        // A faint change the colours do not bear out may be a shadow.
+        assert_eq!(c4_unread_by_the_colours(false), []);
+        assert_eq!(
+            c4_unread_by_the_colours(true),
+            [
+                Action::Lift(Square::C2),
+                Action::Release(Square::C4),
+                Action::Clock
+            ]
+        );
+    }
+
+    /// White playing e4, read, then Black e5 still with only e7 seen
+    /// changed (the pawn on e5 changing its square too little), the
+    /// detector reading e5 as `e5_detected`; the clock pressed or not; the
+    /// actions after e4.
+    fn e5_seen_only_by_the_detector(
+        e5_detected: Option<Color>,
+        clock_pressed: bool,
+    ) -> Vec<Action> {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut t = 0.0;
+        assert_eq!(
+            settle(&mut tracker, &mut t, &[Square::E2, Square::E4]).len(),
+            2
+        );
+        let mut events = Vec::new();
+        for k in 0..30 {
+            t += 0.1;
+            let mut obs = frame(t, &[Square::E7], true, None);
+            obs.faint = 0.5;
+            obs.detected[usize::from(Square::E7)] = Some(None);
+            obs.detected[usize::from(Square::E6)] = Some(None);
+            obs.detected[usize::from(Square::E5)] = Some(e5_detected);
+            obs.at_clock = clock_pressed && k == 10;
+            events.extend(tracker.push(&obs).events);
+        }
+        actions_of(&events)
+    }
+
+    #[test]
+    fn a_move_half_seen_is_completed_by_the_detector_once_the_clock_is_pressed() {
+        assert_eq!(
+            e5_seen_only_by_the_detector(Some(Color::Black), true),
+            [
+                Action::Lift(Square::E7),
+                Action::Release(Square::E5),
+                Action::Clock
+            ]
+        );
+        // Not before the press, nor with the detector reading e5 empty.
+        assert_eq!(e5_seen_only_by_the_detector(Some(Color::Black), false), []);
+        assert_eq!(e5_seen_only_by_the_detector(None, true), []);
+    }
+
+    #[test]
+    fn a_hand_gripping_a_piece_still_a_moment_is_no_move() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        // e2 and e3 changed strongly, still, the hand over them unseen:
+        // the colours and the detector read the pawn still on e2, nothing
+        // on e3.
+        for k in 0..10 {
+            let mut obs = frame(0.05 * f64::from(k), &[Square::E2, Square::E3], true, None);
+            obs.occupancy[usize::from(Square::E2)] = Some(Color::White);
+            obs.detected[usize::from(Square::E2)] = Some(Some(Color::White));
+            obs.detected[usize::from(Square::E3)] = Some(None);
+            events.extend(tracker.push(&obs).events);
+        }
+        assert_eq!(events, []);
+        // The pawn set down on e4, the hand gone.
+        let mut t = 0.5;
+        let mut obs = frame(t, &[Square::E2, Square::E4], true, None);
+        obs.occupancy[usize::from(Square::E4)] = Some(Color::White);
+        for _ in 0..8 {
+            t += 0.05;
+            obs.t = t;
+            events.extend(tracker.push(&obs).events);
+        }
+        assert_eq!(actions_of(&events), E4_PLAYED);
+    }
+
+    #[test]
+    fn a_square_flickering_faintly_does_not_hold_up_a_move() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        // e2-e4 still, d3 beside it flickering faintly every other frame.
+        for k in 0..8 {
+            let t = 0.05 * f64::from(k + 1);
+            let flicker: &[Square] = if k % 2 == 0 { &[] } else { &[Square::D3] };
+            let changed = [&[Square::E2, Square::E4][..], flicker].concat();
+            let mut obs = frame(t, &changed, true, None);
+            obs.faint = 0.2;
+            obs.scores[usize::from(Square::D3)] = 0.1;
+            obs.occupancy[usize::from(Square::E4)] = Some(Color::White);
+            events.extend(tracker.push(&obs).events);
+        }
+        assert_eq!(actions_of(&events), E4_PLAYED);
     }
 
     #[test]

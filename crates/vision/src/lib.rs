@@ -40,7 +40,9 @@ pub mod video;
 
 pub use baseline::{Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Occupant, Orientation};
 pub use clock::ClockWatch;
-pub use detector::{CellReading, DETECTOR_RECTIFIER, Detection, Detector, PRESENT_THRESHOLD};
+pub use detector::{
+    CellReading, DETECTOR_RECTIFIER, Detection, Detector, HAND_THRESHOLD, PRESENT_THRESHOLD,
+};
 pub use error::{Error, Result};
 pub use eyes::{BoardReading, Eyes};
 pub use hands::{HandModels, HandTracker};

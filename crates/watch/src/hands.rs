@@ -147,6 +147,22 @@ impl HandPath {
         self.detection.as_ref()
     }
 
+    /// The detector's reading of `image`: the one made for the hands this
+    /// frame, or made now (on real footage the hands no longer ask it);
+    /// `None` when no detector is loaded. Call after [`Self::look`].
+    pub fn detect_board(
+        &mut self,
+        image: &Mat,
+        corners: &BoardCorners,
+    ) -> Result<Option<&Detection>> {
+        if self.detection.is_none()
+            && let Some(detector) = self.models.as_mut().and_then(|m| m.detector.as_mut())
+        {
+            self.detection = Some(detector.detect(image, corners)?);
+        }
+        Ok(self.detection.as_ref())
+    }
+
     /// The board moved or was found again: hands are looked for afresh.
     pub fn reset(&mut self) {
         self.geometry = None;

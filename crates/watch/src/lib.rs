@@ -16,9 +16,10 @@ use opencv::prelude::MatTraitConst;
 use referee_rules::{ApplyError, Event, Referee, Update};
 use referee_tracker::{Observation, Tracker};
 use referee_vision::{
-    BoardCorners, ClockWatch, Detection, Error, Eyes, FAINT_CHANGE, Orientation, locate_board,
+    BoardCorners, ClockWatch, Detection, Error, Eyes, FAINT_CHANGE, HAND_THRESHOLD, Occupant,
+    Orientation, locate_board,
 };
-use shakmaty::{Piece, Rank, Role, Square};
+use shakmaty::{Color, Piece, Rank, Role, Square};
 
 pub use hands::{
     Fingertip, HandPath, HandSource, HandsSeen, REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES,
@@ -183,6 +184,16 @@ impl BoardWatch {
             .hands
             .look(image, &eyes.corners(), eyes.orientation())?;
         let at_clock = at_clock(&mut self.clock, image, eyes)?;
+        // A still picture unlike the accepted one: the detector's second
+        // opinion on what stands where (it sees a light piece on a light
+        // square that the colours may miss).
+        let detected = if reading.still() && reading.differs() {
+            self.hands
+                .detect_board(image, &eyes.corners())?
+                .map_or([None; 64], |d| detected(d, eyes.orientation()))
+        } else {
+            [None; 64]
+        };
         self.times.detect = colours_ms + elapsed_ms(clock);
         let clock = Instant::now();
         let step = self.tracker.push(&Observation {
@@ -191,6 +202,7 @@ impl BoardWatch {
             scores: reading.scores,
             faint: FAINT_CHANGE,
             occupancy: reading.occupancy,
+            detected,
             fingertip: hands.fingertip.map(|f| f.square),
             toucher: hands.fingertip.and_then(|f| f.by),
             at_clock,
@@ -296,6 +308,26 @@ fn promoted(detection: &Detection, orientation: Orientation) -> [Option<Piece>; 
     })
 }
 
+/// How sure the detector must be of a square's occupant (the probability
+/// it gives) for the tracker to hear it: a second opinion, heard only
+/// where the colours and the change leave a move in doubt.
+pub const DETECTED_SURE: f32 = 0.9;
+
+/// The occupant the detector reads on each square, by `Square` index,
+/// where it is at least [`DETECTED_SURE`] of it and no hand covers it.
+fn detected(detection: &Detection, orientation: Orientation) -> [Option<Option<Color>>; 64] {
+    std::array::from_fn(|index| {
+        let sq = Square::new(index as u32);
+        let cell = detection.square(orientation, usize::from(sq.file()), usize::from(sq.rank()));
+        let (occupant, sure) = cell.occupant();
+        (sure >= DETECTED_SURE && cell.hand < HAND_THRESHOLD).then_some(match occupant {
+            Occupant::Empty => None,
+            Occupant::White => Some(Color::White),
+            Occupant::Black => Some(Color::Black),
+        })
+    })
+}
+
 /// Whether a hand is at the clock, the zones placed from the eyes' corners.
 fn at_clock(clock: &mut Option<ClockWatch>, image: &Mat, eyes: &Eyes) -> Result<bool> {
     let corners = eyes.corners();
@@ -314,4 +346,44 @@ fn at_clock(clock: &mut Option<ClockWatch>, image: &Mat, eyes: &Eyes) -> Result<
 
 fn elapsed_ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1e3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use referee_vision::CellReading;
+
+    /// A cell the detector reads as `class` (an index of its classes) with
+    /// probability `sure`, a hand over it with probability `hand`.
+    fn cell(class: usize, sure: f32, hand: f32) -> CellReading {
+        let mut classes = [(1.0 - sure) / 12.0; 13];
+        classes[class] = sure;
+        CellReading {
+            classes,
+            hand,
+            touch: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_detector_is_heard_only_where_it_is_sure_and_no_hand_covers_the_square() {
+        let mut cells = [cell(0, 0.99, 0.0); 64];
+        let at = |sq: Square| {
+            Orientation::WhiteBottom.cell(usize::from(sq.file()), usize::from(sq.rank()))
+        };
+        cells[at(Square::E4)] = cell(1, 0.95, 0.0); // a white pawn
+        cells[at(Square::D5)] = cell(7, 0.8, 0.0); // a black pawn, not sure enough
+        cells[at(Square::C6)] = cell(7, 0.99, 0.7); // under a hand
+        let detection = Detection {
+            cells,
+            hand_present: 1.0,
+            features: Vec::new(),
+            feature_len: 0,
+        };
+        let read = detected(&detection, Orientation::WhiteBottom);
+        assert_eq!(read[usize::from(Square::E4)], Some(Some(Color::White)));
+        assert_eq!(read[usize::from(Square::E5)], Some(None));
+        assert_eq!(read[usize::from(Square::D5)], None);
+        assert_eq!(read[usize::from(Square::C6)], None);
+    }
 }
