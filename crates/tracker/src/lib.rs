@@ -44,9 +44,11 @@ pub struct Observation {
     /// The occupant a second pair of eyes (the learned detector) reads on
     /// each square, by `Square` index, where it is sure and no hand covers
     /// the square: `Some(None)` empty, `Some(Some(colour))` a piece, `None`
-    /// not told. It only completes a move the change half shows, once the
-    /// mover has pressed the clock: a white piece set on a light square may
-    /// change its square too little to be seen at all.
+    /// not told. A second opinion on a move the change shows: it may bear
+    /// out a faint square, refuse a move it reads against, and, once the
+    /// mover has pressed the clock, complete a move the change half shows
+    /// (a white piece set on a light square may change its square too
+    /// little to be seen at all). It never picks a move by itself.
     pub detected: [Option<Option<Color>>; 64],
     /// The piece a pawn could have become (a knight, bishop, rook or queen
     /// of either side) that the eyes read on each square, by `Square` index
@@ -114,17 +116,13 @@ impl Reading {
             return false;
         };
         let squares = board_difference(table, board);
-        let faint = squares_in(squares)
-            .filter(|sq| change.scores[usize::from(*sq)] <= change.faint)
-            .fold(0, |bits, sq| bits | 1 << usize::from(sq));
-        let colours = read_as(board, obs) & squares;
-        let for_move = detected_as(board, obs) & squares;
+        let faint = squares & change.faint_squares();
+        let colours = read_as_on(squares, board, obs);
+        let for_move = detected_as(squares, board, obs);
         if faint & !(colours | for_move) != 0 {
             return false;
         }
-        let sure = squares_in(squares)
-            .filter(|sq| obs.detected[usize::from(*sq)].is_some())
-            .fold(0, |bits, sq| bits | 1 << usize::from(sq));
+        let sure = squares_where(squares, |sq| obs.detected[usize::from(sq)].is_some());
         let detector_read = obs.detected.iter().any(Option::is_some);
         colours == squares
             || !detector_read
@@ -138,8 +136,7 @@ impl Reading {
     /// Whether some square the last step changes changed more than faintly.
     fn marked(&self, table: &Board, change: &ChangeSet) -> bool {
         self.steps.last().is_some_and(|(_, board)| {
-            squares_in(board_difference(table, board))
-                .any(|sq| change.scores[usize::from(sq)] > change.faint)
+            board_difference(table, board) & change.bits & !change.faint_squares() != 0
         })
     }
 
@@ -171,19 +168,35 @@ fn squares_in(bits: u64) -> impl Iterator<Item = Square> {
         .filter(move |sq| bits & (1 << usize::from(*sq)) != 0)
 }
 
-/// The changed squares whose colour the eyes read as `board` holds it.
-fn read_as(board: &Board, obs: &Observation) -> u64 {
-    squares_in(obs.changed)
-        .filter(|sq| obs.occupancy[usize::from(*sq)] == board.piece_at(*sq).map(|p| p.color))
-        .fold(0, |bits, sq| bits | 1 << usize::from(sq))
+/// The squares of `bits` for which `keep` holds (one bit per `Square` index).
+fn squares_where(bits: u64, keep: impl Fn(Square) -> bool) -> u64 {
+    squares_in(bits)
+        .filter(|sq| keep(*sq))
+        .fold(0, |kept, sq| kept | 1 << usize::from(sq))
 }
 
-/// The changed squares the detector surely reads as `board` holds them
-/// (one bit per `Square` index).
-fn detected_as(board: &Board, obs: &Observation) -> u64 {
-    squares_in(obs.changed)
-        .filter(|sq| obs.detected[usize::from(*sq)] == Some(board.piece_at(*sq).map(|p| p.color)))
-        .fold(0, |bits, sq| bits | 1 << usize::from(sq))
+/// The colour of the piece on `sq` of `board` (`None`: empty).
+fn colour_on(board: &Board, sq: Square) -> Option<Color> {
+    board.piece_at(sq).map(|p| p.color)
+}
+
+/// The squares of `bits` whose colour the eyes read as `board` holds it.
+fn read_as_on(bits: u64, board: &Board, obs: &Observation) -> u64 {
+    squares_where(bits, |sq| {
+        obs.occupancy[usize::from(sq)] == colour_on(board, sq)
+    })
+}
+
+/// The changed squares whose colour the eyes read as `board` holds it.
+fn read_as(board: &Board, obs: &Observation) -> u64 {
+    read_as_on(obs.changed, board, obs)
+}
+
+/// The squares of `bits` the detector surely reads as `board` holds them.
+fn detected_as(bits: u64, board: &Board, obs: &Observation) -> u64 {
+    squares_where(bits, |sq| {
+        obs.detected[usize::from(sq)] == Some(colour_on(board, sq))
+    })
 }
 
 /// A change seen still, waiting to be read.
@@ -705,24 +718,18 @@ impl Tracker {
             None if &self.table == self.pos.board() => (Vec::new(), self.pos.clone()),
             None => return None,
         };
-        let marked = squares_in(change.bits)
-            .filter(|sq| change.scores[usize::from(*sq)] > change.faint)
-            .fold(0u64, |bits, sq| bits | 1 << usize::from(sq));
+        let marked = change.bits & !change.faint_squares();
         let mut found = from.legal_moves().into_iter().filter_map(|m| {
             let after = result(&from, &m);
-            let squares = board_difference(&self.table, after.board());
+            let board = after.board();
+            let squares = board_difference(&self.table, board);
+            let seen = squares & change.bits;
             let unseen = squares & !change.bits;
-            let left = |sq: Square| after.board().piece_at(sq).map(|p| p.color);
             // Where it changed, one pair of eyes at least reads it as the
             // move leaves it; where it did not, the detector does.
-            let borne_out = squares_in(squares).all(|sq| {
-                let detected = obs.detected[usize::from(sq)];
-                if unseen & (1 << usize::from(sq)) != 0 {
-                    detected == Some(left(sq))
-                } else {
-                    obs.occupancy[usize::from(sq)] == left(sq) || detected == Some(left(sq))
-                }
-            });
+            let borne_out = seen & !(read_as_on(seen, board, obs) | detected_as(seen, board, obs))
+                == 0
+                && detected_as(unseen, board, obs) == unseen;
             (marked != 0 && marked & !squares == 0 && unseen != 0 && borne_out)
                 .then(|| after.board().clone())
         });
@@ -784,10 +791,7 @@ impl Tracker {
     /// The squares not changed whose colours read otherwise than the table
     /// holds, for traces.
     fn unchanged_misread(&self, obs: &Observation) -> String {
-        squares_in(!obs.changed)
-            .filter(|sq| {
-                obs.occupancy[usize::from(*sq)] != self.table.piece_at(*sq).map(|p| p.color)
-            })
+        squares_in(!obs.changed & !read_as_on(!obs.changed, &self.table, obs))
             .map(|sq| sq.to_string())
             .collect::<Vec<_>>()
             .join(" ")
@@ -796,12 +800,8 @@ impl Tracker {
     /// The squares the detector reads otherwise than the table holds, for
     /// traces.
     fn detected_otherwise(&self, obs: &Observation) -> String {
-        Square::ALL
-            .into_iter()
-            .filter(|sq| {
-                obs.detected[usize::from(*sq)]
-                    .is_some_and(|seen| seen != self.table.piece_at(*sq).map(|p| p.color))
-            })
+        let sure = squares_where(u64::MAX, |sq| obs.detected[usize::from(sq)].is_some());
+        squares_in(sure & !detected_as(sure, &self.table, obs))
             .map(|sq| sq.to_string())
             .collect::<Vec<_>>()
             .join(" ")
@@ -1206,6 +1206,11 @@ impl ChangeSet {
         }
     }
 
+    /// The changed squares that changed only faintly.
+    pub fn faint_squares(&self) -> u64 {
+        squares_where(self.bits, |sq| self.scores[usize::from(sq)] <= self.faint)
+    }
+
     /// How well `squares` explains the change: every one of them changed,
     /// and every other changed square changed much less. Returns the
     /// weakest change among them (the confidence), or `None`.
@@ -1258,10 +1263,7 @@ pub const MAX_SEQUENCE: usize = 4;
 
 /// The squares whose content differs between two boards.
 pub fn board_difference(a: &Board, b: &Board) -> u64 {
-    Square::ALL
-        .into_iter()
-        .filter(|sq| a.piece_at(*sq) != b.piece_at(*sq))
-        .fold(0, |bits, sq| bits | 1 << usize::from(sq))
+    squares_where(u64::MAX, |sq| a.piece_at(sq) != b.piece_at(sq))
 }
 
 /// The moves that together change exactly `changed` when several were made
