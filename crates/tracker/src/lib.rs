@@ -48,7 +48,9 @@ pub struct Observation {
     /// out a faint square, refuse a move it reads against, and, once the
     /// mover has pressed the clock, complete a move the change half shows
     /// (a white piece set on a light square may change its square too
-    /// little to be seen at all). It never picks a move by itself.
+    /// little to be seen at all). It picks a move by itself only after a
+    /// press of the clock that ends no move seen, when it reads the whole
+    /// board as the table but for exactly one legal move's squares.
     pub detected: [Option<Option<Color>>; 64],
     /// The piece a pawn could have become (a knight, bishop, rook or queen
     /// of either side) that the eyes read on each square, by `Square` index
@@ -252,6 +254,12 @@ pub const DWELL_FRAMES: u32 = 3;
 pub const STABLE_FRAMES: u32 = 2;
 /// …spanning at least this long (seconds), whatever the frame rate.
 pub const STABLE_SECONDS: f64 = 0.15;
+/// How long (seconds) after a press of the clock that ends no move seen the
+/// detector is asked whether a move was made that the colours missed.
+pub const UNSEEN_PRESS_SECONDS: f64 = 2.0;
+/// The detector reads a move the colours missed only when it is sure of at
+/// least this many squares, all but the move's as the table holds them.
+pub const UNSEEN_MOVE_SURE_SQUARES: u32 = 48;
 /// How long (seconds, still) squares must stay changed, unexplained, while
 /// reading as the table says, before they are refreshed.
 pub const STALE_SECONDS: f64 = 1.0;
@@ -321,6 +329,9 @@ pub struct Tracker {
     unclocked: bool,
     /// A press seen before the move it ends was read.
     press_waiting: bool,
+    /// When the clock was pressed with no move seen that the press ends
+    /// (the last move read was clocked already, and nothing changed).
+    press_unseen: Option<f64>,
     /// Frames in a row with both hands of one side gripping pieces.
     two_hands: Option<(Color, u32)>,
     /// Sides already seen using two hands this turn.
@@ -353,6 +364,7 @@ impl Tracker {
             at_clock: 0,
             unclocked: false,
             press_waiting: false,
+            press_unseen: None,
             two_hands: None,
             two_handed: Vec::new(),
             promotion_read: None,
@@ -390,16 +402,54 @@ impl Tracker {
                 self.press_waiting = true;
             } else if self.unclocked {
                 self.press_clock(&mut step.events, obs.t);
+            } else if !moved {
+                self.press_unseen = Some(obs.t);
             }
         }
+        if !moved && self.press_unseen.is_some() {
+            self.read_unseen_move(&mut step, obs);
+        }
+        let moved = self.moves_read != read_before;
         if moved && std::mem::take(&mut self.press_waiting) && self.unclocked {
             self.press_clock(&mut step.events, obs.t);
         }
         if obs.changed == 0 && !moved {
             self.press_waiting = false;
         }
-        step.idle = obs.changed == 0 && self.held.is_empty() && !self.press_waiting;
+        step.idle = obs.changed == 0
+            && self.held.is_empty()
+            && !self.press_waiting
+            && self.press_unseen.is_none();
         step
+    }
+
+    /// Whether the tracker asks for the detector's reading of the next
+    /// still picture even where the colours see no change: the clock was
+    /// pressed, and no move is seen that the press ends.
+    pub fn asks_detector(&self) -> bool {
+        self.press_unseen.is_some()
+    }
+
+    /// After a press of the clock that ends no move seen: the move the
+    /// detector reads made where the colours saw nothing change (a light
+    /// piece from one light square to another, in a bright light, changes
+    /// neither square enough to be seen). Read, then clocked, once the
+    /// picture is still; given up once a change shows or after
+    /// [`UNSEEN_PRESS_SECONDS`].
+    fn read_unseen_move(&mut self, step: &mut Step, obs: &Observation) {
+        let Some(pressed_at) = self.press_unseen else {
+            return;
+        };
+        if obs.t - pressed_at > UNSEEN_PRESS_SECONDS || obs.changed & !self.last_accepted != 0 {
+            self.press_unseen = None;
+            return;
+        }
+        let settled = obs.still && obs.t - self.last_motion >= STABLE_SECONDS;
+        let Some(reading) = settled.then(|| self.unseen_move(obs)).flatten() else {
+            return;
+        };
+        self.take_reading(reading, 0, step);
+        self.press_clock(&mut step.events, obs.t);
     }
 
     /// Whether this frame completes a press of the clock: a hand at it for
@@ -417,6 +467,7 @@ impl Tracker {
         self.glimpsed.clear();
         self.two_handed.clear();
         self.unclocked = true;
+        self.press_unseen = None;
         self.pending = None;
         self.first_changed = [None; 64];
         self.last_accepted = accepted;
@@ -569,20 +620,7 @@ impl Tracker {
         });
         tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.0.steps), "still change");
         if let Some((reading, shifted)) = reading {
-            let t = self.last_motion.max(self.last_t);
-            for m in reading.completed {
-                self.pos.play_unchecked(m);
-            }
-            self.mark_shifted(shifted);
-            step.accept |= shifted;
-            let mut moves = Vec::new();
-            for (mover, target) in reading.steps {
-                moves.push((mover, transition(&self.table, &target, mover)));
-                step.accept |= board_difference(&self.table, &target);
-                self.table = target;
-            }
-            self.report_held(&mut step.events, &moves, t);
-            self.move_read(step.accept);
+            self.take_reading(reading, shifted, &mut step);
         } else if self.press_waiting
             && patient
             && let Some((standing, board)) = self.relocation(&change, obs)
@@ -625,6 +663,26 @@ impl Tracker {
             }
         }
         step
+    }
+
+    /// Plays what a still picture was read as: the moves it completes, the
+    /// pieces on `shifted` shifted in their squares, then each step's
+    /// events, put in order with the touches held, as of the last motion.
+    fn take_reading(&mut self, reading: Reading, shifted: u64, step: &mut Step) {
+        let t = self.last_motion.max(self.last_t);
+        for m in reading.completed {
+            self.pos.play_unchecked(m);
+        }
+        self.mark_shifted(shifted);
+        step.accept |= shifted;
+        let mut moves = Vec::new();
+        for (mover, target) in reading.steps {
+            moves.push((mover, transition(&self.table, &target, mover)));
+            step.accept |= board_difference(&self.table, &target);
+            self.table = target;
+        }
+        self.report_held(&mut step.events, &moves, t);
+        self.move_read(step.accept);
     }
 
     /// The one piece of the side to move that the change and the colours
@@ -713,11 +771,7 @@ impl Tracker {
     /// the move standing on the table, or the next move of the record.
     /// Every square changed more than faintly must be the move's.
     fn completed_by_detector(&self, change: &ChangeSet, obs: &Observation) -> Option<Reading> {
-        let (completed, from) = match self.standing() {
-            Some(m0) => (vec![m0], result(&self.pos, &m0)),
-            None if &self.table == self.pos.board() => (Vec::new(), self.pos.clone()),
-            None => return None,
-        };
+        let (completed, from) = self.next_move_from()?;
         let marked = change.bits & !change.faint_squares();
         let mut found = from.legal_moves().into_iter().filter_map(|m| {
             let after = result(&from, &m);
@@ -745,6 +799,52 @@ impl Tracker {
             completed,
             steps: vec![(from.turn(), board)],
         })
+    }
+
+    /// The one legal move that the detector reads made, sure of every
+    /// square it changes and of at least [`UNSEEN_MOVE_SURE_SQUARES`] in
+    /// all, reading every other square as the table holds it: the reply to
+    /// the move standing on the table, or the next move of the record.
+    /// Asked only after a press of the clock that ends no move seen; a
+    /// single square the detector misreads makes it read nothing.
+    fn unseen_move(&self, obs: &Observation) -> Option<Reading> {
+        let sure = squares_where(!0, |sq| obs.detected[usize::from(sq)].is_some());
+        let differs = sure & !detected_as(sure, &self.table, obs);
+        if differs == 0 || sure.count_ones() < UNSEEN_MOVE_SURE_SQUARES {
+            return None;
+        }
+        let (completed, from) = self.next_move_from()?;
+        let mut found = from.legal_moves().into_iter().filter_map(|m| {
+            let after = result(&from, &m);
+            let squares = board_difference(&self.table, after.board());
+            (squares & !sure == 0
+                && detected_as(squares, after.board(), obs) == squares
+                && differs & !squares == 0)
+                .then(|| after.board().clone())
+        });
+        let board = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        tracing::debug!(
+            t = obs.t,
+            "a move the colours missed, read by the detector after a press of the clock"
+        );
+        Some(Reading {
+            completed,
+            steps: vec![(from.turn(), board)],
+        })
+    }
+
+    /// The moves that complete the record up to the table, and the position
+    /// the next move is made from: the move standing on the table completed,
+    /// or the record's own position when the table shows it.
+    fn next_move_from(&self) -> Option<(Vec<Move>, Chess)> {
+        match self.standing() {
+            Some(m0) => Some((vec![m0], result(&self.pos, &m0))),
+            None if &self.table == self.pos.board() => Some((Vec::new(), self.pos.clone())),
+            None => None,
+        }
     }
 
     /// The pieces on `shifted` (one bit per `Square` index) stand shifted
@@ -2302,6 +2402,79 @@ mod tests {
         // Not before the press, nor with the detector reading e5 empty.
         assert_eq!(e5_seen_only_by_the_detector(Some(Color::Black), false), []);
         assert_eq!(e5_seen_only_by_the_detector(None, true), []);
+    }
+
+    /// The detector's reading of `board`, sure of every square but those
+    /// of `unsure`, with `misread` read empty.
+    fn detected_on(
+        board: &Board,
+        unsure: u64,
+        misread: Option<Square>,
+    ) -> [Option<Option<Color>>; 64] {
+        let mut detected = [None; 64];
+        for sq in squares_in(!unsure) {
+            detected[usize::from(sq)] = Some(colour_on(board, sq).filter(|_| Some(sq) != misread));
+        }
+        detected
+    }
+
+    /// White's e4 read and clocked; then Black's e5 made with neither
+    /// square seen to change (as a light piece between light squares in a
+    /// bright light), the detector reading the board after it (unsure of
+    /// `unsure`, `misread` read empty), the clock pressed or not. The
+    /// actions after e4's press.
+    fn e5_unseen_by_the_colours(
+        clock_pressed: bool,
+        unsure: u64,
+        misread: Option<Square>,
+    ) -> Vec<Action> {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut t = 0.0;
+        settle(&mut tracker, &mut t, &[Square::E2, Square::E4]);
+        t += 0.05;
+        let mut press = frame(t, &[], true, None);
+        press.at_clock = true;
+        assert_eq!(actions_of(&tracker.push(&press).events), [Action::Clock]);
+        let after_e5 = from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        let mut events = Vec::new();
+        for k in 0..30 {
+            t += 0.1;
+            let mut obs = frame(t, &[], true, None);
+            obs.at_clock = clock_pressed && k == 10;
+            if tracker.asks_detector() {
+                obs.detected = detected_on(after_e5.board(), unsure, misread);
+            }
+            events.extend(tracker.push(&obs).events);
+        }
+        actions_of(&events)
+    }
+
+    #[test]
+    fn a_move_the_colours_never_see_is_read_by_the_detector_once_the_clock_is_pressed() {
+        assert_eq!(
+            e5_unseen_by_the_colours(true, 0, None),
+            [
+                Action::Lift(Square::E7),
+                Action::Release(Square::E5),
+                Action::Clock
+            ]
+        );
+        // Not without a press; not when the detector misreads one square
+        // beyond the move's, or is unsure of one of the move's, or of a
+        // quarter of the board.
+        assert_eq!(e5_unseen_by_the_colours(false, 0, None), []);
+        assert_eq!(e5_unseen_by_the_colours(true, 0, Some(Square::A2)), []);
+        assert_eq!(
+            e5_unseen_by_the_colours(true, bits(&[Square::E7]), None),
+            []
+        );
+        let first_three_ranks = Bitboard::from_rank(Rank::First)
+            | Bitboard::from_rank(Rank::Second)
+            | Bitboard::from_rank(Rank::Third);
+        assert_eq!(
+            e5_unseen_by_the_colours(true, first_three_ranks.0, None),
+            []
+        );
     }
 
     /// A hand gripping the e2 pawn, still a moment and unseen, changing e2

@@ -184,10 +184,12 @@ impl BoardWatch {
             .hands
             .look(image, &eyes.corners(), eyes.orientation())?;
         let at_clock = at_clock(&mut self.clock, image, eyes)?;
-        // A still picture unlike the accepted one: the detector's second
-        // opinion on what stands where (it sees a light piece on a light
-        // square that the colours may miss).
-        let detected = if reading.still() && reading.differs() {
+        // A still picture unlike the accepted one, or one after a press of
+        // the clock that ended no move seen: the detector's second opinion
+        // on what stands where (it sees a light piece on a light square
+        // that the colours may miss).
+        let asked = reading.differs() || self.tracker.asks_detector();
+        let detected = if reading.still() && asked {
             self.hands
                 .detect_board(image, &eyes.corners())?
                 .map_or([None; 64], |d| detected(d, eyes.orientation()))
