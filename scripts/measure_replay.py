@@ -13,6 +13,10 @@ latency. Needs only Python's standard library and a release build:
 --referee PATH measures that binary (a copy kept while another is built).
 --random N adds N random legal games of 60 plies (seeded; needs python-chess)
 rendered with the default camera noise, for a count of plies over many games.
+--hover P (with --random): before each move, with chance P, the mover's hand
+first passes over another of its pieces without touching it (a player
+thinking): the same games, which must read with no touch and no incident
+more.
 """
 
 import argparse
@@ -58,13 +62,16 @@ def drop_frames(video, share, seed):
     return out
 
 
-def random_scenarios(count, folder):
-    """Writes `count` seeded random legal games as scenario files (needs python-chess)."""
+def random_scenarios(count, folder, hover=0.0):
+    """Writes `count` seeded random legal games as scenario files (needs
+    python-chess), the mover's hand passing over another of its pieces
+    before a move with chance `hover` (its own seed: the games stay the same)."""
     import chess  # only for --random
 
     paths = []
     for seed in range(count):
         rng = random.Random(seed)
+        hovers = random.Random(10_000 + seed)
         board = chess.Board()
         lines = [f"# a random legal game, seed {seed}", f"camera seed={1000 + seed} fps=10 noise=0.1 tilt={rng.randint(0, 15)}"]
         for _ in range(60):
@@ -72,6 +79,9 @@ def random_scenarios(count, folder):
             if not moves or board.is_game_over():
                 break
             move = rng.choice(moves)
+            others = sorted(set(chess.SquareSet(board.occupied_co[board.turn])) - {move.from_square})
+            if hover and others and hovers.random() < hover:
+                lines.append(f"hover {chess.square_name(hovers.choice(others))}")
             board.push(move)
             lines += [f"move {move.uci()}", "clock"]
         path = folder / f"random_{seed:03}.scn"
@@ -88,6 +98,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--drop", type=float, default=0.0)
     parser.add_argument("--random", type=int, default=0)
+    parser.add_argument("--hover", type=float, default=0.0, help="with --random: chance of a hover before each move")
     parser.add_argument("--only", nargs="+", metavar="NAME", help="these scenarios only (file stems)")
     parser.add_argument(
         "--referee", type=Path, default=REFEREE,
@@ -97,7 +108,7 @@ def main():
     scenarios = sorted((ROOT / "tests" / "data" / "scenarios").glob("*.scn"))
     generated = Path(tempfile.mkdtemp())
     if args.random:
-        scenarios = random_scenarios(args.random, generated)
+        scenarios = random_scenarios(args.random, generated, args.hover)
     if args.only:
         scenarios = [s for s in scenarios if s.stem in args.only]
     totals = {"plies": 0, "plies_exact": 0, "games_moves_exact": 0, "games_incidents_exact": 0}
