@@ -85,6 +85,7 @@ fn replays_every_short_scenario_into_its_moves_and_incidents() {
         "camera_bump",
         "castling_rook_first",
         "illegal_move",
+        "move_unseen_by_the_colours",
         "opponent_touch",
         "promotion_changed",
         "release_final",
