@@ -7,6 +7,7 @@ environment (torch from PyPI; never installed by CI). The model's contract
 is in models/README.md; the Rust side is crates/vision/src/detector.rs.
 
     scripts/train_detector train --data DIR... --heldout DIR --out models/detector.onnx
+    scripts/train_detector context --data DIR... --init-onnx STAGE2.onnx --out models/detector.onnx
     scripts/train_detector evaluate --heldout DIR --model models/detector.onnx [--turns 4]
 
 The input is the board rectified exactly as the referee does it
@@ -40,11 +41,11 @@ STRIDE = 8
 OUTPUTS = ["pieces", "hand", "touch", "hand_present", "features"]
 
 # Thresholds the Rust post-processing uses too (crates/vision/src/detector.rs).
-HAND_THRESHOLD = 0.5
+HAND_THRESHOLD = 0.2
 TOUCH_THRESHOLD = 0.5
 PRESENT_THRESHOLD = 0.5  # no fingertip is read without a hand in view
 # Other hand thresholds the evaluation reports, for the trade-off.
-HAND_SWEEP = (0.5, 0.3, 0.15)
+HAND_SWEEP = (0.5, 0.3, 0.2, 0.15)
 
 
 def cell(white_side, file, rank):
@@ -106,11 +107,29 @@ def conv(cin, cout, stride=1, dilation=1):
     )
 
 
+class HandContext(nn.Module):
+    """Hand and touch logits from each cell's neighbourhood, about a square
+    around it (a finger seen over the head of a piece that leans towards the
+    picture's top touches the square below): added to the plain heads'
+    logits, and nothing at the start (its last layer is zero)."""
+
+    def __init__(self, channels=96, width=48):
+        super().__init__()
+        self.near = nn.Conv2d(channels, width, 3, padding=1)
+        self.around = nn.Conv2d(width, 2, 3, padding=2, dilation=2)
+        nn.init.zeros_(self.around.weight)
+        nn.init.zeros_(self.around.bias)
+
+    def forward(self, x):
+        return self.around(F.relu(self.near(x)))
+
+
 class Detector(nn.Module):
     """A small fully convolutional net: the board at stride 8 (3x3 cells a
-    square, one square of margin), then per-square heads."""
+    square, one square of margin), then per-square heads; with `context`,
+    hand and touch also read from each cell's neighbourhood."""
 
-    def __init__(self):
+    def __init__(self, context=False):
         super().__init__()
         self.features = nn.Sequential(
             conv(3, 24, 2),
@@ -122,20 +141,24 @@ class Detector(nn.Module):
         )
         self.heads = nn.Conv2d(96, len(CLASSES) + 2, 1)
         self.presence = nn.Linear(96, 1)
+        self.context = HandContext() if context else None
         self.register_buffer("scale", torch.tensor(1.0 / 255.0))
 
     def logits(self, board, with_features=False):
         x = self.features(board * self.scale - 0.5)
-        per_cell = self.heads(x)
-        m = MARGIN_PX // STRIDE
-        k = SQUARE_PX // STRIDE
-        by_square = lambda t: F.avg_pool2d(t[:, :, m:m + 8 * k, m:m + 8 * k], k).flatten(2).transpose(1, 2)
-        per_square = by_square(per_cell)  # [N, 64, C]
+        per_square = by_square(self.per_cell(x))  # [N, 64, C]
         presence = self.presence(torch.amax(x, dim=(2, 3))).squeeze(1)
         if with_features:
             # Each square's features (for the per-game colour model on them).
             return per_square, presence, by_square(x)
         return per_square, presence
+
+    def per_cell(self, x):
+        """The heads' logits on the backbone's map `x`: pieces, hand, touch."""
+        per_cell = self.heads(x)
+        if self.context is not None:
+            per_cell = per_cell + F.pad(self.context(x), (0, 0, 0, 0, len(CLASSES), 0))
+        return per_cell
 
     def forward(self, board):
         per_square, presence, features = self.logits(board, with_features=True)
@@ -143,6 +166,13 @@ class Detector(nn.Module):
         hand = torch.sigmoid(per_square[..., len(CLASSES)])
         touch = torch.sigmoid(per_square[..., len(CLASSES) + 1])
         return pieces, hand, touch, torch.sigmoid(presence), features
+
+
+def by_square(per_cell):
+    """A map at stride 8 averaged over each square's 3x3 cells: [N, 64, C]."""
+    m = MARGIN_PX // STRIDE
+    k = SQUARE_PX // STRIDE
+    return F.avg_pool2d(per_cell[:, :, m:m + 8 * k, m:m + 8 * k], k).flatten(2).transpose(1, 2)
 
 
 def augment(batch, pieces, hand, touch, rng, turns=True):
@@ -246,6 +276,59 @@ def train(args):
         print(json.dumps(report, indent=1))
 
 
+def train_context(args):
+    """Trains `HandContext` on an exported model kept as it is: the backbone's
+    map of each training frame is computed once (no augmentation: frames are
+    read as the camera shows them, the picture's top at the top), then only
+    the context layers learn. Pieces, presence and features stay the
+    exported model's own."""
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    parts = [load_set(d, jitter=args.corner_jitter, rng=rng) for d in args.data]
+    images, _, hand, touch, _ = (np.concatenate(a) for a in zip(*parts))
+    model = Detector(context=True)
+    load_onnx_weights(model, args.init_onnx)
+    model.eval()
+    started = time.time()
+    with torch.no_grad():
+        maps = np.concatenate([
+            model.features(to_tensor(images[s:s + 64]) * model.scale - 0.5).half().numpy()
+            for s in range(0, len(images), 64)
+        ])
+    del images
+    print(f"backbone maps of {len(maps)} frames from {', '.join(args.data)}: "
+          f"{maps.nbytes / 1e9:.1f} GB, {time.time() - started:.0f} s", flush=True)
+    for parameter in model.parameters():
+        parameter.requires_grad = False
+    for parameter in model.context.parameters():
+        parameter.requires_grad = True
+    optimiser = torch.optim.AdamW(model.context.parameters(), lr=args.lr, weight_decay=1e-4)
+    batches = len(maps) // args.batch
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=args.epochs * batches)
+    c = len(CLASSES)
+    for epoch in range(args.epochs):
+        order = rng.permutation(len(maps))
+        started, total = time.time(), 0.0
+        for b in range(batches):
+            idx = np.sort(order[b * args.batch:(b + 1) * args.batch])
+            per_square = by_square(model.per_cell(torch.from_numpy(maps[idx]).float()))
+            loss = F.binary_cross_entropy_with_logits(
+                per_square[..., c], torch.from_numpy(hand[idx]), pos_weight=torch.tensor(args.hand_weight)
+            ) + F.binary_cross_entropy_with_logits(
+                per_square[..., c + 1], torch.from_numpy(touch[idx]), pos_weight=torch.tensor(8.0)
+            )
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += loss.item()
+        print(f"epoch {epoch + 1}/{args.epochs}: loss {total / max(1, batches):.4f}, "
+              f"{time.time() - started:.0f} s", flush=True)
+    export(model, args.out)
+    if args.heldout:
+        print(json.dumps(evaluate_model(args.out, args.heldout), indent=1))
+
+
 def load_onnx_weights(model, path):
     """Loads an exported detector's weights into `model`. The export folded
     each batch norm into its convolution, so the convolutions take the
@@ -306,18 +389,20 @@ def export(model, out):
 
 def read_turned(session, images, turns):
     """The model's outputs for a batch of rectified boards [N,240,240,3], each
-    board read turned 0..turns-1 quarters and the readings taken back to
-    their cells and averaged, as `Detector::detect_turned` reads a still
-    (turns 1: one run, as a video frame is read)."""
+    board read turned 0..turns-1 quarters and the occupants taken back to
+    their cells and averaged, hands and fingertips read unturned, as
+    `Detector::detect_turned` reads a still (turns 1: one run, as a video
+    frame is read)."""
     n = len(images)
-    outputs = None
+    pieces = unturned = None
     for k in range(turns):
         turned = np.ascontiguousarray(np.rot90(images, k, axes=(1, 2)))
         p, h, t, pres = session.run(OUTPUTS[:4], {"board": to_tensor(turned).numpy()})
-        back = lambda grid: np.rot90(grid.reshape(n, 8, 8, -1), -k, axes=(1, 2)).reshape(grid.shape)
-        reading = [back(p), back(h), back(t), pres]
-        outputs = reading if outputs is None else [a + b for a, b in zip(outputs, reading)]
-    return [a / turns for a in outputs]
+        back = np.rot90(p.reshape(n, 8, 8, -1), -k, axes=(1, 2)).reshape(p.shape)
+        pieces = back if pieces is None else pieces + back
+        if k == 0:
+            unturned = [h, t, pres]
+    return [pieces / turns, *unturned]
 
 
 def evaluate_model(model_path, heldout, turns=1):
@@ -416,6 +501,18 @@ def main():
     t.add_argument("--no-turns", action="store_true",
                    help="mirror the boards left to right only, never turn them (pieces lean up, as a tilted camera shows them)")
     t.add_argument("--threads", type=int, default=os.cpu_count())
+    c = sub.add_parser("context", help="train the hand and touch context layers on an exported model kept fixed")
+    c.add_argument("--data", nargs="+", required=True)
+    c.add_argument("--heldout")
+    c.add_argument("--init-onnx", required=True)
+    c.add_argument("--out", default="models/detector.onnx")
+    c.add_argument("--epochs", type=int, default=4)
+    c.add_argument("--batch", type=int, default=32)
+    c.add_argument("--lr", type=float, default=1e-3)
+    c.add_argument("--seed", type=int, default=3)
+    c.add_argument("--hand-weight", type=float, default=3.0)
+    c.add_argument("--corner-jitter", type=float, default=0.006)
+    c.add_argument("--threads", type=int, default=os.cpu_count())
     e = sub.add_parser("evaluate")
     e.add_argument("--heldout", required=True)
     e.add_argument("--model", default="models/detector.onnx")
@@ -426,6 +523,9 @@ def main():
     if args.command == "train":
         torch.set_num_threads(args.threads)
         train(args)
+    elif args.command == "context":
+        torch.set_num_threads(args.threads)
+        train_context(args)
     else:
         print(json.dumps(evaluate_model(args.model, args.heldout, args.turns), indent=1))
 

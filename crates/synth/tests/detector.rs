@@ -7,7 +7,9 @@
 
 use referee_synth::dataset::write_dataset;
 use referee_synth::style::Looks;
-use referee_vision::{BoardCorners, Detector, Occupant, Orientation, locate_board, read_image};
+use referee_vision::{
+    BoardCorners, Detector, HAND_THRESHOLD, Occupant, Orientation, locate_board, read_image,
+};
 use serde_json::Value;
 
 const FRAMES: usize = 60;
@@ -74,7 +76,7 @@ fn the_detector_reads_rendered_frames_it_never_trained_on() {
             }
             if square["hand"].as_bool() == Some(true) {
                 tally.hand_squares += 1;
-                tally.hand_found += usize::from(reading.hand >= 0.5);
+                tally.hand_found += usize::from(reading.hand >= HAND_THRESHOLD);
                 continue;
             }
             tally.uncovered += 1;

@@ -38,7 +38,7 @@ pub const CLASSES: [char; 13] = [
 ];
 
 /// A hand covers a square, or a fingertip touches it, from this probability.
-pub const HAND_THRESHOLD: f32 = 0.5;
+pub const HAND_THRESHOLD: f32 = 0.2;
 pub const TOUCH_THRESHOLD: f32 = 0.5;
 /// A hand is in view from this `hand_present` probability; no fingertip is
 /// read without one (a piece shaped and coloured like a fingertip, a
@@ -338,11 +338,14 @@ const QUARTER_TURNS: [Option<opencv::core::RotateFlags>; 4] = [
 
 impl Detector {
     /// Reads a still picture's board (rectified by [`DETECTOR_RECTIFIER`])
-    /// in its four quarter turns and averages the readings cell by cell.
-    /// The model learned every turn of the board, and its mistakes on real
-    /// boards differ from turn to turn, so the average errs less (measured
-    /// on the real photographs: `--test detector_real`); it costs four
-    /// runs, which a still can spend and a video frame cannot.
+    /// in its four quarter turns and averages the occupants and features
+    /// cell by cell. The model learned every turn of the board, and its
+    /// mistakes on real boards differ from turn to turn, so the average
+    /// errs less (measured on the real photographs: `--test
+    /// detector_real`); it costs four runs, which a still can spend and a
+    /// video frame cannot. Hands and fingertips are read from the unturned
+    /// run alone: the model's hand context learned the board as a camera
+    /// shows it (pieces leaning towards the picture's top).
     pub fn detect_turned(&mut self, board: &Mat) -> Result<Detection> {
         let mut readings = Vec::with_capacity(QUARTER_TURNS.len());
         for (turns, flag) in QUARTER_TURNS.iter().enumerate() {
@@ -368,7 +371,8 @@ fn turned_clockwise(cell: usize) -> usize {
 }
 
 /// Readings of the board turned 0-3 quarters clockwise, each taken back to
-/// the unturned cells and averaged.
+/// the unturned cells and averaged; hand, fingertip and hand presence from
+/// the unturned reading.
 fn average_turned(readings: &[(usize, Detection)]) -> Detection {
     let share = 1.0 / readings.len() as f32;
     let feature_len = readings
@@ -387,15 +391,19 @@ fn average_turned(readings: &[(usize, Detection)]) -> Detection {
         feature_len,
     };
     for (turns, detection) in readings {
-        average.hand_present += share * detection.hand_present;
+        if *turns == 0 {
+            average.hand_present = detection.hand_present;
+        }
         for cell in 0..64 {
             let seen = (0..*turns).fold(cell, |c, _| turned_clockwise(c));
             let (into, from) = (&mut average.cells[cell], &detection.cells[seen]);
             for (a, b) in into.classes.iter_mut().zip(from.classes) {
                 *a += share * b;
             }
-            into.hand += share * from.hand;
-            into.touch += share * from.touch;
+            if *turns == 0 {
+                into.hand = from.hand;
+                into.touch = from.touch;
+            }
             let features = &mut average.features[cell * feature_len..(cell + 1) * feature_len];
             for (a, b) in features.iter_mut().zip(detection.cell_features(seen)) {
                 *a += share * b;
@@ -483,15 +491,19 @@ mod tests {
     #[test]
     fn turned_readings_average_back_onto_their_cells() {
         // The same board read unturned and turned a quarter: the turned
-        // reading holds the hand at the cell the quarter turn moves it to.
+        // reading holds the white pawn at the cell the quarter turn moves
+        // it to. Its hand, at that cell too, is not heard: hands are read
+        // unturned.
         let blank = CellReading {
             classes: [0.0; 13],
             hand: 0.0,
             touch: 0.0,
         };
-        let with_hand_at = |cell: usize| {
+        let with_pawn_and_hand_at = |cell: usize| {
             let mut cells = [blank; 64];
+            cells[cell].classes[1] = 1.0;
             cells[cell].hand = 1.0;
+            cells[cell].touch = 1.0;
             Detection {
                 cells,
                 hand_present: 1.0,
@@ -499,10 +511,21 @@ mod tests {
                 feature_len: 0,
             }
         };
-        let average =
-            average_turned(&[(0, with_hand_at(9)), (1, with_hand_at(turned_clockwise(9)))]);
-        assert!((average.cells[9].hand - 1.0).abs() < 1e-6);
-        assert_eq!(average.cells.iter().filter(|c| c.hand > 0.0).count(), 1);
+        let average = average_turned(&[
+            (0, with_pawn_and_hand_at(9)),
+            (1, with_pawn_and_hand_at(turned_clockwise(9))),
+        ]);
+        assert!((average.cells[9].classes[1] - 1.0).abs() < 1e-6);
+        assert_eq!(
+            average.cells.iter().filter(|c| c.classes[1] > 0.0).count(),
+            1
+        );
+        assert_eq!((average.cells[9].hand, average.cells[9].touch), (1.0, 1.0));
+        let turned = turned_clockwise(9);
+        assert_eq!(
+            (average.cells[turned].hand, average.cells[turned].touch),
+            (0.0, 0.0)
+        );
     }
 
     /// A reading with a hand over `covered` and the fingertip on `tip`,
