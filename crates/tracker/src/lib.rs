@@ -312,6 +312,12 @@ pub struct Tracker {
     /// alone would not).
     glimpsed: Vec<HeldTouch>,
     dwell: Option<(Square, u32)>,
+    /// The picture was still on some frame of the present dwell: the hand
+    /// rested there rather than passing over.
+    dwell_rested: bool,
+    /// The present dwell made its touch already, or rests where a move was
+    /// just read (the mover's hand leaving it).
+    dwell_spent: bool,
     /// The same change seen still.
     pending: Option<Pending>,
     /// The squares the last move read changed (one bit per `Square` index).
@@ -355,6 +361,8 @@ impl Tracker {
             held: Vec::new(),
             glimpsed: Vec::new(),
             dwell: None,
+            dwell_rested: false,
+            dwell_spent: false,
             pending: None,
             last_accepted: 0,
             last_motion: 0.0,
@@ -479,6 +487,7 @@ impl Tracker {
         if let Some((_, frames)) = &mut self.dwell {
             *frames = (*frames).max(DWELL_FRAMES);
         }
+        self.dwell_spent = true;
     }
 
     /// Follows the piece read on the squares the side to move may promote
@@ -1021,12 +1030,23 @@ impl Tracker {
     }
 
     /// A fingertip resting on a piece for [`DWELL_FRAMES`] is a deliberate
-    /// touch (held until the hand's doing is read); passing over is not.
+    /// touch (held until the hand's doing is read) when, on one of those
+    /// frames at least, the picture was still and the piece's square
+    /// changed under the finger. A hand passing over the pieces (hovering,
+    /// reaching for another) keeps the picture moving, or is not yet over
+    /// the square the eyes put its fingertip on (a hand coming in over the
+    /// board's edge): the eyes may read a fingertip on a piece it passes
+    /// over for a few frames, and it is no touch.
     fn follow_fingertip(&mut self, obs: &Observation) {
         self.dwell = streak(self.dwell, obs.fingertip);
         let Some((tip, frames)) = self.dwell else {
             return;
         };
+        if frames == 1 {
+            self.dwell_rested = false;
+            self.dwell_spent = false;
+        }
+        self.dwell_rested |= obs.still && obs.changed & (1 << usize::from(tip)) != 0;
         let occupied = self.pos.board().piece_at(tip).is_some();
         if frames == 1 && occupied && !self.glimpsed.iter().any(|g| g.square == tip) {
             self.glimpsed.push(HeldTouch {
@@ -1036,7 +1056,9 @@ impl Tracker {
                 shifted: false,
             });
         }
-        if frames == DWELL_FRAMES && occupied && !self.touched.contains(&tip) {
+        let rested = frames >= DWELL_FRAMES && self.dwell_rested && !self.dwell_spent;
+        if rested && occupied && !self.touched.contains(&tip) {
+            self.dwell_spent = true;
             self.touched.push(tip);
             self.held.push(HeldTouch {
                 t: obs.t,
@@ -1489,14 +1511,15 @@ mod tests {
     }
 
     /// Four frames of a fingertip resting on `square` (changed under it),
-    /// the picture moving; the events they made.
+    /// the picture moving but for the last (the hand rests); the events
+    /// they made.
     fn rest_on(tracker: &mut Tracker, t: &mut f64, square: Square) -> Vec<Event> {
         let mut events = Vec::new();
-        for _ in 0..4 {
+        for k in 0..4 {
             *t += 0.05;
             events.extend(
                 tracker
-                    .push(&frame(*t, &[square], false, Some(square)))
+                    .push(&frame(*t, &[square], k == 3, Some(square)))
                     .events,
             );
         }
@@ -1504,19 +1527,44 @@ mod tests {
     }
 
     #[test]
+    fn a_hand_passing_over_a_piece_touches_nothing() {
+        // The fingertip read on g1 for five frames as the hand passes over
+        // it, the picture moving all along, or still with g1 unchanged (the
+        // hand coming in over the edge); then resting there a moment.
+        let touches = |still: bool, g1_changed: bool| {
+            let mut tracker = Tracker::new(Chess::default());
+            let mut events = Vec::new();
+            let changed: &[Square] = if g1_changed { &[Square::G1] } else { &[] };
+            for k in 0..5 {
+                let t = 0.05 * f64::from(k + 1);
+                let obs = frame(t, changed, still && k == 4, Some(Square::G1));
+                events.extend(tracker.push(&obs).events);
+            }
+            for k in 0..4 {
+                let t = 0.3 + 0.05 * f64::from(k);
+                events.extend(tracker.push(&frame(t, &[], true, None)).events);
+            }
+            actions_of(&events)
+        };
+        assert_eq!(touches(false, true), []);
+        assert_eq!(touches(true, false), []);
+        assert_eq!(touches(true, true), [Action::Touch(Square::G1)]);
+    }
+
+    #[test]
     fn a_dwell_is_a_touch_and_a_still_change_a_move() {
         let mut tracker = Tracker::new(Chess::default());
         let mut events = Vec::new();
         let mut t = 0.0;
-        // The hand reaches e2 and rests there, the picture moving.
-        for _ in 0..4 {
+        // The hand reaches e2 and rests there, the picture still a moment.
+        for k in 0..4 {
             t += 0.05;
             events.extend(
                 tracker
                     .push(&frame(
                         t,
                         &[Square::E1, Square::E2],
-                        false,
+                        k == 3,
                         Some(Square::E2),
                     ))
                     .events,
@@ -1552,9 +1600,9 @@ mod tests {
         let mut events = Vec::new();
         let mut t = 0.0;
         for (changed, tip) in [(vec![first], first), (vec![first, second], second)] {
-            for _ in 0..4 {
+            for k in 0..4 {
                 t += 0.05;
-                events.extend(tracker.push(&frame(t, &changed, false, Some(tip))).events);
+                events.extend(tracker.push(&frame(t, &changed, k == 3, Some(tip))).events);
             }
         }
         let castled = [Square::E1, Square::F1, Square::G1, Square::H1];
@@ -1589,7 +1637,8 @@ mod tests {
         let mut events = Vec::new();
         let mut t = 0.0;
         // White's hand grips e2 and carries it; then Black's grips e7, the
-        // picture never still in between (the moves follow each other fast).
+        // picture still only while each hand grips (the moves follow each
+        // other fast).
         let hands = [
             (vec![Square::E2], Square::E2, Color::White),
             (
@@ -1599,9 +1648,9 @@ mod tests {
             ),
         ];
         for (changed, tip, side) in hands {
-            for _ in 0..4 {
+            for k in 0..4 {
                 t += 0.05;
-                let mut obs = frame(t, &changed, false, Some(tip));
+                let mut obs = frame(t, &changed, k == 3, Some(tip));
                 obs.toucher = Some(side);
                 events.extend(tracker.push(&obs).events);
             }
@@ -1793,15 +1842,16 @@ mod tests {
 
     #[test]
     fn a_touch_beside_the_piece_lifted_at_once_after_is_the_reach_for_it() {
-        // The fingertip read on f2 for three frames, then e2 lifted `after`
-        // seconds later and set down on e4.
+        // The fingertip read on f2 for three frames (the hand resting on the
+        // last), then e2 lifted `after` seconds later and set down on e4.
         let read = |after: f64| {
             let mut tracker = Tracker::new(Chess::default());
             let mut events = Vec::new();
             let mut t = 0.0;
-            for _ in 0..3 {
+            for k in 0..3 {
                 t += 0.05;
-                events.extend(tracker.push(&frame(t, &[], false, Some(Square::F2))).events);
+                let resting = frame(t, &[Square::F2], k == 2, Some(Square::F2));
+                events.extend(tracker.push(&resting).events);
             }
             let lift = t + after;
             while t < lift {
