@@ -780,11 +780,8 @@ impl Tracker {
     /// the move standing on the table, or the next move of the record.
     /// Every square changed more than faintly must be the move's.
     fn completed_by_detector(&self, change: &ChangeSet, obs: &Observation) -> Option<Reading> {
-        let (completed, from) = self.next_move_from()?;
         let marked = change.bits & !change.faint_squares();
-        let mut found = from.legal_moves().into_iter().filter_map(|m| {
-            let after = result(&from, &m);
-            let board = after.board();
+        let reading = self.the_one_move(|board| {
             let squares = board_difference(&self.table, board);
             let seen = squares & change.bits;
             let unseen = squares & !change.bits;
@@ -793,21 +790,13 @@ impl Tracker {
             let borne_out = seen & !(read_as_on(seen, board, obs) | detected_as(seen, board, obs))
                 == 0
                 && detected_as(unseen, board, obs) == unseen;
-            (marked != 0 && marked & !squares == 0 && unseen != 0 && borne_out)
-                .then(|| after.board().clone())
-        });
-        let board = found.next()?;
-        if found.next().is_some() {
-            return None;
-        }
+            marked != 0 && marked & !squares == 0 && unseen != 0 && borne_out
+        })?;
         tracing::debug!(
             t = obs.t,
             "a move completed by the detector's reading, the clock pressed"
         );
-        Some(Reading {
-            completed,
-            steps: vec![(from.turn(), board)],
-        })
+        Some(reading)
     }
 
     /// The one legal move that the detector reads made, sure of every
@@ -822,23 +811,33 @@ impl Tracker {
         if differs == 0 || sure.count_ones() < UNSEEN_MOVE_SURE_SQUARES {
             return None;
         }
-        let (completed, from) = self.next_move_from()?;
-        let mut found = from.legal_moves().into_iter().filter_map(|m| {
-            let after = result(&from, &m);
-            let squares = board_difference(&self.table, after.board());
-            (squares & !sure == 0
-                && detected_as(squares, after.board(), obs) == squares
-                && differs & !squares == 0)
-                .then(|| after.board().clone())
-        });
-        let board = found.next()?;
-        if found.next().is_some() {
-            return None;
-        }
+        let reading = self.the_one_move(|board| {
+            let squares = board_difference(&self.table, board);
+            squares & !sure == 0
+                && detected_as(squares, board, obs) == squares
+                && differs & !squares == 0
+        })?;
         tracing::debug!(
             t = obs.t,
             "a move the colours missed, read by the detector after a press of the clock"
         );
+        Some(reading)
+    }
+
+    /// The one legal move, from where the next move is made
+    /// ([`Self::next_move_from`]), whose board `fits`; none when no move
+    /// or several fit.
+    fn the_one_move(&self, fits: impl Fn(&Board) -> bool) -> Option<Reading> {
+        let (completed, from) = self.next_move_from()?;
+        let mut found = from
+            .legal_moves()
+            .into_iter()
+            .map(|m| result(&from, &m))
+            .filter(|after| fits(after.board()));
+        let board = found.next()?.board().clone();
+        if found.next().is_some() {
+            return None;
+        }
         Some(Reading {
             completed,
             steps: vec![(from.turn(), board)],
