@@ -312,9 +312,12 @@ pub struct Tracker {
     /// alone would not).
     glimpsed: Vec<HeldTouch>,
     dwell: Option<(Square, u32)>,
-    /// The picture was still on some frame of the present dwell: the hand
-    /// rested there rather than passing over.
+    /// The hand rested in the present dwell rather than passing over: the
+    /// picture still and the square changed under the finger on one frame,
+    /// or the picture still on [`DWELL_FRAMES`] frames.
     dwell_rested: bool,
+    /// Frames of the present dwell with the picture still.
+    dwell_still: u32,
     /// The present dwell made its touch already, or rests where a move was
     /// just read (the mover's hand leaving it).
     dwell_spent: bool,
@@ -362,6 +365,7 @@ impl Tracker {
             glimpsed: Vec::new(),
             dwell: None,
             dwell_rested: false,
+            dwell_still: 0,
             dwell_spent: false,
             pending: None,
             last_accepted: 0,
@@ -1029,13 +1033,15 @@ impl Tracker {
     }
 
     /// A fingertip resting on a piece for [`DWELL_FRAMES`] is a deliberate
-    /// touch (held until the hand's doing is read) when, on one of those
-    /// frames at least, the picture was still and the piece's square
-    /// changed under the finger. A hand passing over the pieces (hovering,
-    /// reaching for another) keeps the picture moving, or is not yet over
-    /// the square the eyes put its fingertip on (a hand coming in over the
-    /// board's edge): the eyes may read a fingertip on a piece it passes
-    /// over for a few frames, and it is no touch.
+    /// touch (held until the hand's doing is read) when the hand rested:
+    /// on one of those frames the picture was still and the piece's square
+    /// changed under the finger, or the picture was still on
+    /// [`DWELL_FRAMES`] of them (a hand reaching over the board's edge for
+    /// a piece on the last rank may change no square). A hand passing over
+    /// the pieces (hovering, reaching for another) keeps the picture
+    /// moving, or stills it a frame before the square the eyes put its
+    /// fingertip on has changed: the eyes may read a fingertip on a piece it
+    /// passes over for a few frames, and it is no touch.
     fn follow_fingertip(&mut self, obs: &Observation) {
         self.dwell = streak(self.dwell, obs.fingertip);
         let Some((tip, frames)) = self.dwell else {
@@ -1043,9 +1049,12 @@ impl Tracker {
         };
         if frames == 1 {
             self.dwell_rested = false;
+            self.dwell_still = 0;
             self.dwell_spent = false;
         }
-        self.dwell_rested |= obs.still && obs.changed & (1 << usize::from(tip)) != 0;
+        self.dwell_still += u32::from(obs.still);
+        self.dwell_rested |= obs.still && obs.changed & (1 << usize::from(tip)) != 0
+            || self.dwell_still >= DWELL_FRAMES;
         let occupied = self.pos.board().piece_at(tip).is_some();
         if frames == 1 && occupied && !self.glimpsed.iter().any(|g| g.square == tip) {
             self.glimpsed.push(HeldTouch {
@@ -1548,6 +1557,15 @@ mod tests {
         assert_eq!(touches(false, true), []);
         assert_eq!(touches(true, false), []);
         assert_eq!(touches(true, true), [Action::Touch(Square::G1)]);
+        // A hand reaching over the board's edge, resting on the g8 knight
+        // three still frames, its square unchanged: a touch.
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        for k in 0..4 {
+            let obs = frame(0.05 * f64::from(k + 1), &[], true, Some(Square::G8));
+            events.extend(tracker.push(&obs).events);
+        }
+        assert_eq!(actions_of(&events), [Action::Touch(Square::G8)]);
     }
 
     #[test]
