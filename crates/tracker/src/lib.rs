@@ -486,11 +486,8 @@ impl Tracker {
         self.promotion_read = None;
         self.promotion_chosen = None;
         // A fingertip resting as the move is read is the mover's hand
-        // leaving it: it becomes no touch (nor glimpse) of the next turn
-        // unless it goes elsewhere and rests again.
-        if let Some((_, frames)) = &mut self.dwell {
-            *frames = (*frames).max(DWELL_FRAMES);
-        }
+        // leaving it: it becomes no touch of the next turn unless it goes
+        // elsewhere and rests again.
         self.dwell_spent = true;
     }
 
