@@ -312,15 +312,6 @@ pub struct Tracker {
     /// alone would not).
     glimpsed: Vec<HeldTouch>,
     dwell: Option<(Square, u32)>,
-    /// The hand rested in the present dwell rather than passing over: the
-    /// picture still and the square changed under the finger on one frame,
-    /// or the picture still on [`DWELL_FRAMES`] frames.
-    dwell_rested: bool,
-    /// Frames of the present dwell with the picture still.
-    dwell_still: u32,
-    /// The present dwell made its touch already, or rests where a move was
-    /// just read (the mover's hand leaving it).
-    dwell_spent: bool,
     /// The same change seen still.
     pending: Option<Pending>,
     /// The squares the last move read changed (one bit per `Square` index).
@@ -364,9 +355,6 @@ impl Tracker {
             held: Vec::new(),
             glimpsed: Vec::new(),
             dwell: None,
-            dwell_rested: false,
-            dwell_still: 0,
-            dwell_spent: false,
             pending: None,
             last_accepted: 0,
             last_motion: 0.0,
@@ -486,9 +474,11 @@ impl Tracker {
         self.promotion_read = None;
         self.promotion_chosen = None;
         // A fingertip resting as the move is read is the mover's hand
-        // leaving it: it becomes no touch of the next turn unless it goes
-        // elsewhere and rests again.
-        self.dwell_spent = true;
+        // leaving it: it becomes no touch (nor glimpse) of the next turn
+        // unless it goes elsewhere and rests again.
+        if let Some((_, frames)) = &mut self.dwell {
+            *frames = (*frames).max(DWELL_FRAMES);
+        }
     }
 
     /// Follows the piece read on the squares the side to move may promote
@@ -1030,28 +1020,12 @@ impl Tracker {
     }
 
     /// A fingertip resting on a piece for [`DWELL_FRAMES`] is a deliberate
-    /// touch (held until the hand's doing is read) when the hand rested:
-    /// on one of those frames the picture was still and the piece's square
-    /// changed under the finger, or the picture was still on
-    /// [`DWELL_FRAMES`] of them (a hand reaching over the board's edge for
-    /// a piece on the last rank may change no square). A hand passing over
-    /// the pieces (hovering, reaching for another) keeps the picture
-    /// moving, or stills it a frame before the square the eyes put its
-    /// fingertip on has changed: the eyes may read a fingertip on a piece it
-    /// passes over for a few frames, and it is no touch.
+    /// touch (held until the hand's doing is read); passing over is not.
     fn follow_fingertip(&mut self, obs: &Observation) {
         self.dwell = streak(self.dwell, obs.fingertip);
         let Some((tip, frames)) = self.dwell else {
             return;
         };
-        if frames == 1 {
-            self.dwell_rested = false;
-            self.dwell_still = 0;
-            self.dwell_spent = false;
-        }
-        self.dwell_still += u32::from(obs.still);
-        self.dwell_rested |= obs.still && obs.changed & (1 << usize::from(tip)) != 0
-            || self.dwell_still >= DWELL_FRAMES;
         let occupied = self.pos.board().piece_at(tip).is_some();
         if frames == 1 && occupied && !self.glimpsed.iter().any(|g| g.square == tip) {
             self.glimpsed.push(HeldTouch {
@@ -1061,9 +1035,7 @@ impl Tracker {
                 shifted: false,
             });
         }
-        let rested = frames >= DWELL_FRAMES && self.dwell_rested && !self.dwell_spent;
-        if rested && occupied && !self.touched.contains(&tip) {
-            self.dwell_spent = true;
+        if frames == DWELL_FRAMES && occupied && !self.touched.contains(&tip) {
             self.touched.push(tip);
             self.held.push(HeldTouch {
                 t: obs.t,
@@ -1516,15 +1488,14 @@ mod tests {
     }
 
     /// Four frames of a fingertip resting on `square` (changed under it),
-    /// the picture moving but for the last (the hand rests); the events
-    /// they made.
+    /// the picture moving; the events they made.
     fn rest_on(tracker: &mut Tracker, t: &mut f64, square: Square) -> Vec<Event> {
         let mut events = Vec::new();
-        for k in 0..4 {
+        for _ in 0..4 {
             *t += 0.05;
             events.extend(
                 tracker
-                    .push(&frame(*t, &[square], k == 3, Some(square)))
+                    .push(&frame(*t, &[square], false, Some(square)))
                     .events,
             );
         }
@@ -1532,53 +1503,19 @@ mod tests {
     }
 
     #[test]
-    fn a_hand_passing_over_a_piece_touches_nothing() {
-        // The fingertip read on g1 for five frames as the hand passes over
-        // it, the picture moving all along, or still with g1 unchanged (the
-        // hand coming in over the edge); then resting there a moment.
-        let touches = |still: bool, g1_changed: bool| {
-            let mut tracker = Tracker::new(Chess::default());
-            let mut events = Vec::new();
-            let changed: &[Square] = if g1_changed { &[Square::G1] } else { &[] };
-            for k in 0..5 {
-                let t = 0.05 * f64::from(k + 1);
-                let obs = frame(t, changed, still && k == 4, Some(Square::G1));
-                events.extend(tracker.push(&obs).events);
-            }
-            for k in 0..4 {
-                let t = 0.3 + 0.05 * f64::from(k);
-                events.extend(tracker.push(&frame(t, &[], true, None)).events);
-            }
-            actions_of(&events)
-        };
-        assert_eq!(touches(false, true), []);
-        assert_eq!(touches(true, false), []);
-        assert_eq!(touches(true, true), [Action::Touch(Square::G1)]);
-        // A hand reaching over the board's edge, resting on the g8 knight
-        // three still frames, its square unchanged: a touch.
-        let mut tracker = Tracker::new(Chess::default());
-        let mut events = Vec::new();
-        for k in 0..4 {
-            let obs = frame(0.05 * f64::from(k + 1), &[], true, Some(Square::G8));
-            events.extend(tracker.push(&obs).events);
-        }
-        assert_eq!(actions_of(&events), [Action::Touch(Square::G8)]);
-    }
-
-    #[test]
     fn a_dwell_is_a_touch_and_a_still_change_a_move() {
         let mut tracker = Tracker::new(Chess::default());
         let mut events = Vec::new();
         let mut t = 0.0;
-        // The hand reaches e2 and rests there, the picture still a moment.
-        for k in 0..4 {
+        // The hand reaches e2 and rests there, the picture moving.
+        for _ in 0..4 {
             t += 0.05;
             events.extend(
                 tracker
                     .push(&frame(
                         t,
                         &[Square::E1, Square::E2],
-                        k == 3,
+                        false,
                         Some(Square::E2),
                     ))
                     .events,
@@ -1614,9 +1551,9 @@ mod tests {
         let mut events = Vec::new();
         let mut t = 0.0;
         for (changed, tip) in [(vec![first], first), (vec![first, second], second)] {
-            for k in 0..4 {
+            for _ in 0..4 {
                 t += 0.05;
-                events.extend(tracker.push(&frame(t, &changed, k == 3, Some(tip))).events);
+                events.extend(tracker.push(&frame(t, &changed, false, Some(tip))).events);
             }
         }
         let castled = [Square::E1, Square::F1, Square::G1, Square::H1];
@@ -1651,8 +1588,7 @@ mod tests {
         let mut events = Vec::new();
         let mut t = 0.0;
         // White's hand grips e2 and carries it; then Black's grips e7, the
-        // picture still only while each hand grips (the moves follow each
-        // other fast).
+        // picture never still in between (the moves follow each other fast).
         let hands = [
             (vec![Square::E2], Square::E2, Color::White),
             (
@@ -1662,9 +1598,9 @@ mod tests {
             ),
         ];
         for (changed, tip, side) in hands {
-            for k in 0..4 {
+            for _ in 0..4 {
                 t += 0.05;
-                let mut obs = frame(t, &changed, k == 3, Some(tip));
+                let mut obs = frame(t, &changed, false, Some(tip));
                 obs.toucher = Some(side);
                 events.extend(tracker.push(&obs).events);
             }
@@ -1856,16 +1792,15 @@ mod tests {
 
     #[test]
     fn a_touch_beside_the_piece_lifted_at_once_after_is_the_reach_for_it() {
-        // The fingertip read on f2 for three frames (the hand resting on the
-        // last), then e2 lifted `after` seconds later and set down on e4.
+        // The fingertip read on f2 for three frames, then e2 lifted `after`
+        // seconds later and set down on e4.
         let read = |after: f64| {
             let mut tracker = Tracker::new(Chess::default());
             let mut events = Vec::new();
             let mut t = 0.0;
-            for k in 0..3 {
+            for _ in 0..3 {
                 t += 0.05;
-                let resting = frame(t, &[Square::F2], k == 2, Some(Square::F2));
-                events.extend(tracker.push(&resting).events);
+                events.extend(tracker.push(&frame(t, &[], false, Some(Square::F2))).events);
             }
             let lift = t + after;
             while t < lift {
