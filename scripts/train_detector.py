@@ -412,13 +412,15 @@ def evaluate_model(model_path, heldout, turns=1):
 
     session = ort.InferenceSession(str(model_path), providers=["CPUExecutionProvider"])
     images, pieces, hand, touch, present = load_set(heldout)
+    actions = [json.loads(line)["action"] for line in (Path(heldout) / "labels.jsonl").read_text().splitlines()]
+    passing = passing_read = 0  # frames of a hand hovering or carrying, and those read with a fingertip
     occupant = lambda cls: np.where(cls == 0, 0, np.where(cls <= 6, 1, 2))
     uncovered_wrong = uncovered = 0
     hand_found = hand_total = 0
     hand_false = hand_clear = 0
     tip_right = tip_total = 0
     tip_false = tip_handless = 0  # a fingertip read on a frame with no hand
-    tip_wrong_square = tip_on_neighbour = 0
+    tip_wrong_square = tip_on_neighbour = tip_unseen = 0
     sweep = {threshold: [0, 0] for threshold in HAND_SWEEP}  # found, false
     piece_right = piece_total = 0
     presence_right = 0
@@ -446,12 +448,17 @@ def evaluate_model(model_path, heldout, turns=1):
         tip_handless += int(handless.sum())
         tip_false += int((handless & (t.max(-1) > TOUCH_THRESHOLD) & (pres >= PRESENT_THRESHOLD)).sum())
         for i in range(len(x)):
+            tip_read = t[i].max() > TOUCH_THRESHOLD and pres[i] >= PRESENT_THRESHOLD
+            if actions[start + i] in ("hover", "carry"):
+                passing += 1
+                passing_read += bool(tip_read)
             if truth_t[i].any():
                 tip_total += 1
                 best = t[i].argmax()
                 # As `Detection::fingertip` reads it: only with a hand in view.
                 seen = t[i][best] > TOUCH_THRESHOLD and pres[i] >= PRESENT_THRESHOLD
                 tip_right += bool(truth_t[i][best] and seen)
+                tip_unseen += not seen
                 if not truth_t[i][best]:
                     # Chebyshev distance from the cell read to the true one.
                     row, col = divmod(int(best), 8)
@@ -473,6 +480,8 @@ def evaluate_model(model_path, heldout, turns=1):
         "fingertip_on_frames_without_a_hand_pct": round(100 * tip_false / max(1, tip_handless), 3),
         "fingertip_wrong_square": int(tip_wrong_square),
         "fingertip_wrong_square_a_neighbour": int(tip_on_neighbour),
+        "fingertip_not_read_on_frames_with_a_touch": int(tip_unseen),
+        "fingertip_read_on_frames_of_a_hand_hovering_or_carrying_pct": round(100 * passing_read / max(1, passing), 3),
         "hand_found_pct_and_false_alarm_pct_by_threshold": {
             str(threshold): [round(100 * found / max(1, hand_total), 3), round(100 * false / hand_clear, 4)]
             for threshold, (found, false) in sweep.items()
