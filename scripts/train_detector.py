@@ -325,8 +325,20 @@ def train_context(args):
         print(f"epoch {epoch + 1}/{args.epochs}: loss {total / max(1, batches):.4f}, "
               f"{time.time() - started:.0f} s", flush=True)
     export(model, args.out)
+    print(f"largest differences from {args.init_onnx}: {output_differences(args.out, args.init_onnx)}")
     if args.heldout:
         print(json.dumps(evaluate_model(args.out, args.heldout), indent=1))
+
+
+def output_differences(model_path, other_path):
+    """The largest difference of each output between two exported models,
+    run by ONNX Runtime on four random boards (stage 3 must leave every
+    output but hand and touch as stage 2 gave it)."""
+    import onnxruntime as ort
+
+    x = np.random.default_rng(0).integers(0, 256, (4, 3, SIDE_PX, SIDE_PX)).astype(np.float32)
+    run = lambda path: ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(OUTPUTS, {"board": x})
+    return {name: float(np.abs(a - b).max()) for name, a, b in zip(OUTPUTS, run(model_path), run(other_path))}
 
 
 def load_onnx_weights(model, path):
@@ -522,6 +534,9 @@ def main():
     c.add_argument("--hand-weight", type=float, default=3.0)
     c.add_argument("--corner-jitter", type=float, default=0.006)
     c.add_argument("--threads", type=int, default=os.cpu_count())
+    d = sub.add_parser("compare", help="the largest difference of each output between two exported models")
+    d.add_argument("model")
+    d.add_argument("other")
     e = sub.add_parser("evaluate")
     e.add_argument("--heldout", required=True)
     e.add_argument("--model", default="models/detector.onnx")
@@ -532,6 +547,8 @@ def main():
     if args.command == "train":
         torch.set_num_threads(args.threads)
         train(args)
+    elif args.command == "compare":
+        print(json.dumps(output_differences(args.model, args.other)))
     elif args.command == "context":
         torch.set_num_threads(args.threads)
         train_context(args)
