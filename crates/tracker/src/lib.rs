@@ -4,7 +4,9 @@
 //! Input: for each frame its time, which squares differ from the last
 //! accepted picture of the board, whether the picture is still, and where a
 //! fingertip rests (when the eyes can tell). Output: `touch` when a
-//! fingertip dwells on a piece, `adjust` when a piece a fingertip rested on
+//! fingertip dwells on a piece (and, where the touch alone would accuse the
+//! player, its piece neither moved nor taken, stops there: a hand passing
+//! over pieces does not), `adjust` when a piece a fingertip rested on
 //! (however briefly) is found shifted in its square, and the `lift`,
 //! `capture`, `add` and `release` events of a move once the board is still
 //! again; and when to take the present picture as the new accepted one.
@@ -73,6 +75,9 @@ pub struct Observation {
     pub covered: u64,
     /// The picture did not change since the previous frame.
     pub still: bool,
+    /// How much of each square's picture changed since the previous frame
+    /// (percent of its pixels), by `Square` index: where a hand moves.
+    pub motion: [f32; 64],
 }
 
 /// What one frame made known.
@@ -250,6 +255,16 @@ fn around(squares: u64) -> u64 {
 pub const CLOCK_FRAMES: u32 = 1;
 /// Frames a fingertip must rest on one square to count as a deliberate touch.
 pub const DWELL_FRAMES: u32 = 3;
+/// A fingertip rests on its square in a frame where at most this share of
+/// the square's picture (percent of its pixels) changed since the frame
+/// before: a hand passing over moves there, a hand touching stops.
+pub const REST_MOTION: f32 = 1.0;
+/// Frames a fingertip must rest (see [`REST_MOTION`]) on a piece for its
+/// touch to accuse the player (the piece neither moved nor taken after
+/// it, nor shifted by it): the detector reads a fingertip on a piece the
+/// hand only passes over on about 40% of such frames, and a hand passing
+/// seldom stops.
+pub const ACCUSING_REST_FRAMES: u32 = 2;
 /// Still frames with the same change before a move is accepted…
 pub const STABLE_FRAMES: u32 = 2;
 /// …spanning at least this long (seconds), whatever the frame rate.
@@ -290,6 +305,9 @@ struct HeldTouch {
     /// The piece was shifted within its square (its picture changed, its
     /// colour did not): an adjustment, not a bare touch.
     shifted: bool,
+    /// Frames the fingertip rested there, its square's picture all but
+    /// unchanged from the frame before.
+    rested: u32,
 }
 
 /// Turns observations into events.
@@ -312,6 +330,8 @@ pub struct Tracker {
     /// alone would not).
     glimpsed: Vec<HeldTouch>,
     dwell: Option<(Square, u32)>,
+    /// Frames of that dwell the fingertip rested (see [`REST_MOTION`]).
+    rested: u32,
     /// The same change seen still.
     pending: Option<Pending>,
     /// The squares the last move read changed (one bit per `Square` index).
@@ -355,6 +375,7 @@ impl Tracker {
             held: Vec::new(),
             glimpsed: Vec::new(),
             dwell: None,
+            rested: 0,
             pending: None,
             last_accepted: 0,
             last_motion: 0.0,
@@ -1026,6 +1047,11 @@ impl Tracker {
         let Some((tip, frames)) = self.dwell else {
             return;
         };
+        let rests = obs.motion[usize::from(tip)] <= REST_MOTION;
+        self.rested = if frames == 1 { 0 } else { self.rested } + u32::from(rests);
+        if let Some(touch) = self.held.iter_mut().rev().find(|h| h.square == tip) {
+            touch.rested = touch.rested.max(self.rested);
+        }
         let occupied = self.pos.board().piece_at(tip).is_some();
         if frames == 1 && occupied && !self.glimpsed.iter().any(|g| g.square == tip) {
             self.glimpsed.push(HeldTouch {
@@ -1033,6 +1059,7 @@ impl Tracker {
                 square: tip,
                 by: obs.toucher,
                 shifted: false,
+                rested: self.rested,
             });
         }
         if frames == DWELL_FRAMES && occupied && !self.touched.contains(&tip) {
@@ -1042,6 +1069,7 @@ impl Tracker {
                 square: tip,
                 by: obs.toucher,
                 shifted: false,
+                rested: self.rested,
             });
         }
     }
@@ -1098,9 +1126,20 @@ impl Tracker {
                         && first_changed[usize::from(other)].is_some_and(|began| began < t + reach)
                 })
             };
+            // The move lifts or takes the touched piece: the touch accuses
+            // no one, and a hand grasping a piece seldom stops on it.
+            let handled = |sq: Square| {
+                moves.get(k).is_some_and(|(_, actions)| {
+                    actions.contains(&Action::Lift(sq)) || actions.contains(&Action::Capture(sq))
+                })
+            };
             for touch in touches {
                 if under_way_before(touch.square, touch.t) {
                     tracing::trace!(t = touch.t, sq = %touch.square, "a touch in the course of the move");
+                    continue;
+                }
+                if !handled(touch.square) && !touch.shifted && touch.rested < ACCUSING_REST_FRAMES {
+                    tracing::debug!(t = touch.t, sq = %touch.square, rested = touch.rested, "a fingertip passing over a piece, not resting on it");
                     continue;
                 }
                 let action = if touch.shifted {
@@ -1484,6 +1523,7 @@ mod tests {
             covered: 0,
             promoted: [None; 64],
             still,
+            motion: [0.0; 64],
         }
     }
 
@@ -1500,6 +1540,67 @@ mod tests {
             );
         }
         events
+    }
+
+    /// A fingertip read on b1 for four frames, its square's picture moving
+    /// on all but `resting` of them, then e2-e4 played; the actions seen.
+    fn b1_then_e4(resting: usize) -> Vec<Action> {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        for k in 0..4 {
+            t += 0.1;
+            let mut obs = frame(t, &[Square::B1], false, Some(Square::B1));
+            obs.motion[usize::from(Square::B1)] = if k < resting { 0.0 } else { 30.0 };
+            events.extend(tracker.push(&obs).events);
+        }
+        for _ in 0..6 {
+            t += 0.1;
+            events.extend(
+                tracker
+                    .push(&frame(t, &[Square::E2, Square::E4], true, None))
+                    .events,
+            );
+        }
+        actions_of(&events)
+    }
+
+    #[test]
+    fn a_touch_accuses_only_where_the_fingertip_rested_on_the_piece() {
+        // Passing over the knight on b1 (resting on one frame at most): no touch, e4 alone.
+        assert_eq!(b1_then_e4(0), E4_PLAYED);
+        assert_eq!(b1_then_e4(1), E4_PLAYED);
+        // Resting on it two frames: the touch of b1, then e4 (art. 4.3a).
+        assert_eq!(
+            b1_then_e4(2),
+            [Action::Touch(Square::B1), E4_PLAYED[0], E4_PLAYED[1]]
+        );
+    }
+
+    #[test]
+    fn a_touch_of_the_piece_then_moved_needs_no_rest() {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        // The hand grasps e2 without stopping (as a real hand does), then plays e4.
+        for _ in 0..4 {
+            t += 0.1;
+            let mut obs = frame(t, &[Square::E2], false, Some(Square::E2));
+            obs.motion[usize::from(Square::E2)] = 30.0;
+            events.extend(tracker.push(&obs).events);
+        }
+        for _ in 0..6 {
+            t += 0.1;
+            events.extend(
+                tracker
+                    .push(&frame(t, &[Square::E2, Square::E4], true, None))
+                    .events,
+            );
+        }
+        assert_eq!(
+            actions_of(&events),
+            [Action::Touch(Square::E2), E4_PLAYED[0], E4_PLAYED[1]]
+        );
     }
 
     #[test]

@@ -214,6 +214,8 @@ pub struct Change {
     /// Percentage of pixels that changed clearly since the previous frame:
     /// the picture is still when it is small.
     pub motion: f64,
+    /// The same percentage on each cell: where on the board things move.
+    pub cell_motion: [f32; 64],
 }
 
 /// Motion (percent of pixels) under which a warm-up picture counts as still.
@@ -240,9 +242,9 @@ impl ChangeDetector {
     /// The first board becomes the reference.
     pub fn observe(&mut self, board: &RectifiedBoard) -> Result<Change> {
         let lab = blurred_lab(&board.image)?;
-        let motion = match &self.previous {
-            Some(previous) => changed_percent(&lab, previous)?,
-            None => 0.0,
+        let (motion, cell_motion) = match &self.previous {
+            Some(previous) => motion_between(board, &lab, previous)?,
+            None => (0.0, [0.0; 64]),
         };
         // During the warm-up the reference follows every still picture: a
         // camera's first frames are often half-decoded or still exposing.
@@ -262,6 +264,7 @@ impl ChangeDetector {
             cells,
             scores,
             motion,
+            cell_motion,
         })
     }
 
@@ -318,8 +321,10 @@ pub(crate) fn blurred_lab(image: &Mat) -> Result<Mat> {
 /// Grey levels of change between consecutive frames that count as motion.
 const MOTION_DIFF: f64 = 15.0;
 
-/// Percentage of pixels whose largest channel changed by more than [`MOTION_DIFF`].
-fn changed_percent(a: &Mat, b: &Mat) -> Result<f64> {
+/// Percentage of pixels whose largest channel changed by more than
+/// [`MOTION_DIFF`] between `a` and `b`: over the whole picture, and over
+/// each of `board`'s cells.
+fn motion_between(board: &RectifiedBoard, a: &Mat, b: &Mat) -> Result<(f64, [f32; 64])> {
     let mut diff = Mat::default();
     core::absdiff(a, b, &mut diff).doing("differencing frames")?;
     let mut channels = core::Vector::<Mat>::new();
@@ -340,7 +345,14 @@ fn changed_percent(a: &Mat, b: &Mat) -> Result<f64> {
         imgproc::THRESH_BINARY,
     )
     .doing("thresholding motion")?;
-    Ok(core::mean(&changed, &core::no_array()).doing("measuring motion")?[0])
+    let whole = core::mean(&changed, &core::no_array()).doing("measuring motion")?[0];
+    let mut cells = [0.0f32; 64];
+    for (cell, motion) in cells.iter_mut().enumerate() {
+        let rect = board.square_rect((cell / 8) as i32, (cell % 8) as i32, 0.0);
+        let roi = Mat::roi(&changed, rect).doing("taking a square")?;
+        *motion = core::mean(&roi, &core::no_array()).doing("measuring motion")?[0] as f32;
+    }
+    Ok((whole, cells))
 }
 
 fn changed_cells(board: &RectifiedBoard, lab: &Mat, reference: &Mat) -> Result<(u64, [f32; 64])> {

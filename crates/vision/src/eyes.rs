@@ -66,6 +66,8 @@ pub struct BoardReading {
     pub scores: [f32; 64],
     /// Percentage of pixels that changed since the previous frame.
     pub motion: f64,
+    /// The same percentage on each square, by square index.
+    pub square_motion: [f32; 64],
 }
 
 impl BoardReading {
@@ -203,6 +205,7 @@ impl Eyes {
             changed: 0,
             scores: [0.0; 64],
             motion: change.motion,
+            square_motion: [0.0; 64],
         };
         for sq in Square::ALL {
             let cell = self
@@ -214,6 +217,7 @@ impl Eyes {
                 Occupant::Black => Some(Color::Black),
             };
             reading.scores[usize::from(sq)] = change.scores[cell];
+            reading.square_motion[usize::from(sq)] = change.cell_motion[cell];
             if change.cells & (1 << cell) != 0 {
                 reading.changed |= 1 << usize::from(sq);
             }

@@ -215,6 +215,7 @@ impl BoardWatch {
                 .detection()
                 .map_or([None; 64], |d| promoted(d, eyes.orientation())),
             still: reading.still(),
+            motion: reading.square_motion,
         });
         if step.accept != 0 {
             eyes.accept(&board, step.accept)?;
