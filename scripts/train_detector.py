@@ -42,7 +42,7 @@ OUTPUTS = ["pieces", "hand", "touch", "hand_present", "features"]
 
 # Thresholds the Rust post-processing uses too (crates/vision/src/detector.rs).
 HAND_THRESHOLD = 0.2
-TOUCH_THRESHOLD = 0.5
+TOUCH_THRESHOLD = 0.2
 PRESENT_THRESHOLD = 0.5  # no fingertip is read without a hand in view
 # Other hand thresholds the evaluation reports, for the trade-off.
 HAND_SWEEP = (0.5, 0.3, 0.2, 0.15)

@@ -262,7 +262,7 @@ pub const REST_MOTION: f32 = 1.0;
 /// Frames a fingertip must rest (see [`REST_MOTION`]) on a piece for its
 /// touch to accuse the player (the piece neither moved nor taken after
 /// it, nor shifted by it): the detector reads a fingertip on a piece the
-/// hand only passes over on about 40% of such frames, and a hand passing
+/// hand only passes over on about half of such frames, and a hand passing
 /// seldom stops.
 pub const ACCUSING_REST_FRAMES: u32 = 2;
 /// Still frames with the same change before a move is accepted…
