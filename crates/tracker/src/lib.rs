@@ -1542,16 +1542,17 @@ mod tests {
         events
     }
 
-    /// A fingertip read on b1 for four frames, its square's picture moving
-    /// on all but `resting` of them, then e2-e4 played; the actions seen.
-    fn b1_then_e4(resting: usize) -> Vec<Action> {
+    /// A fingertip read on `square` for four frames, its square's picture
+    /// moving on all but `resting` of them, then e2-e4 played; the actions
+    /// seen.
+    fn fingertip_then_e4(square: Square, resting: usize) -> Vec<Action> {
         let mut tracker = Tracker::new(Chess::default());
         let mut events = Vec::new();
         let mut t = 0.0;
         for k in 0..4 {
             t += 0.1;
-            let mut obs = frame(t, &[Square::B1], false, Some(Square::B1));
-            obs.motion[usize::from(Square::B1)] = if k < resting { 0.0 } else { 30.0 };
+            let mut obs = frame(t, &[square], false, Some(square));
+            obs.motion[usize::from(square)] = if k < resting { 0.0 } else { 30.0 };
             events.extend(tracker.push(&obs).events);
         }
         for _ in 0..6 {
@@ -1567,38 +1568,19 @@ mod tests {
 
     #[test]
     fn a_touch_accuses_only_where_the_fingertip_rested_on_the_piece() {
-        // Passing over the knight on b1 (resting on one frame at most): no touch, e4 alone.
-        assert_eq!(b1_then_e4(0), E4_PLAYED);
-        assert_eq!(b1_then_e4(1), E4_PLAYED);
+        // Passing over the knight on b1 (resting on one frame at most): no
+        // touch, e4 alone.
+        assert_eq!(fingertip_then_e4(Square::B1, 0), E4_PLAYED);
+        assert_eq!(fingertip_then_e4(Square::B1, 1), E4_PLAYED);
         // Resting on it two frames: the touch of b1, then e4 (art. 4.3a).
         assert_eq!(
-            b1_then_e4(2),
+            fingertip_then_e4(Square::B1, 2),
             [Action::Touch(Square::B1), E4_PLAYED[0], E4_PLAYED[1]]
         );
-    }
-
-    #[test]
-    fn a_touch_of_the_piece_then_moved_needs_no_rest() {
-        let mut tracker = Tracker::new(Chess::default());
-        let mut events = Vec::new();
-        let mut t = 0.0;
-        // The hand grasps e2 without stopping (as a real hand does), then plays e4.
-        for _ in 0..4 {
-            t += 0.1;
-            let mut obs = frame(t, &[Square::E2], false, Some(Square::E2));
-            obs.motion[usize::from(Square::E2)] = 30.0;
-            events.extend(tracker.push(&obs).events);
-        }
-        for _ in 0..6 {
-            t += 0.1;
-            events.extend(
-                tracker
-                    .push(&frame(t, &[Square::E2, Square::E4], true, None))
-                    .events,
-            );
-        }
+        // The piece then moved: the touch accuses no one and needs no rest
+        // (a real hand grasping a piece hardly stops).
         assert_eq!(
-            actions_of(&events),
+            fingertip_then_e4(Square::E2, 0),
             [Action::Touch(Square::E2), E4_PLAYED[0], E4_PLAYED[1]]
         );
     }
