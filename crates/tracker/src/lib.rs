@@ -50,9 +50,11 @@ pub struct Observation {
     /// out a faint square, refuse a move it reads against, and, once the
     /// mover has pressed the clock, complete a move the change half shows
     /// (a white piece set on a light square may change its square too
-    /// little to be seen at all). It picks a move by itself only after a
-    /// press of the clock that ends no move seen, when it reads the whole
-    /// board as the table but for exactly one legal move's squares.
+    /// little to be seen at all). It picks a move by itself only when it
+    /// reads the whole board as the table but for exactly one legal move's
+    /// squares, and only after a press of the clock that ends no move seen,
+    /// or before a move seen that only that move makes legal (the press
+    /// missed).
     pub detected: [Option<Option<Color>>; 64],
     /// The piece a pawn could have become (a knight, bishop, rook or queen
     /// of either side) that the eyes read on each square, by `Square` index
@@ -634,9 +636,13 @@ impl Tracker {
                     .map(|reading| (reading, shifted))
             });
         let reading = reading.or_else(|| {
-            (patient && self.press_waiting)
+            if !patient {
+                return None;
+            }
+            self.press_waiting
                 .then(|| self.completed_by_detector(&change, obs))
                 .flatten()
+                .or_else(|| self.unseen_before(&change, obs))
                 .map(|reading| (reading, 0))
         });
         tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.0.steps), "still change");
@@ -834,6 +840,44 @@ impl Tracker {
             "a move the colours missed, read by the detector after a press of the clock"
         );
         Some(reading)
+    }
+
+    /// A move the colours never saw (as [`Self::unseen_move`] reads one),
+    /// then the move the change shows, which only the unseen one makes
+    /// legal: the press of the clock that would have had the detector read
+    /// the first was missed (a frame lost, a hand hiding the clock). The
+    /// detector must be sure of [`UNSEEN_MOVE_SURE_SQUARES`], read the
+    /// first move's squares (none of them changed) as it leaves them, and
+    /// every other square it is sure of outside the change as the table
+    /// holds it; the change must then read as a move after it.
+    fn unseen_before(&self, change: &ChangeSet, obs: &Observation) -> Option<Reading> {
+        let sure = squares_where(!change.bits, |sq| obs.detected[usize::from(sq)].is_some());
+        let differs = sure & !detected_as(sure, &self.table, obs);
+        if differs == 0 || sure.count_ones() < UNSEEN_MOVE_SURE_SQUARES {
+            return None;
+        }
+        let unseen = self.the_one_move(|board| {
+            let squares = board_difference(&self.table, board);
+            squares & !sure == 0
+                && detected_as(squares, board, obs) == squares
+                && differs & !squares == 0
+        })?;
+        let mut after = self.clone();
+        for m in &unseen.completed {
+            after.pos.play_unchecked(*m);
+        }
+        if let Some((_, board)) = unseen.steps.last() {
+            after.table = board.clone();
+        }
+        let then = after.read_change(change, obs, true)?;
+        tracing::debug!(
+            t = obs.t,
+            "a move the colours missed, read by the detector before the move seen after it"
+        );
+        Some(Reading {
+            completed: [unseen.completed, then.completed].concat(),
+            steps: [unseen.steps, then.steps].concat(),
+        })
     }
 
     /// The one legal move, from where the next move is made
@@ -2557,6 +2601,44 @@ mod tests {
             e5_unseen_by_the_colours(true, first_three_ranks.0, None),
             []
         );
+    }
+
+    /// White's e4 read and clocked; Black's e5 made unseen by the colours
+    /// and its press of the clock missed; then White's Nf3 seen, the
+    /// detector reading the board after both (`misread` read empty). The
+    /// actions after e4's press.
+    fn e5_unseen_then_nf3(misread: Option<Square>) -> Vec<Action> {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut t = 0.0;
+        settle(&mut tracker, &mut t, &[Square::E2, Square::E4]);
+        t += 0.05;
+        let mut press = frame(t, &[], true, None);
+        press.at_clock = true;
+        assert_eq!(actions_of(&tracker.push(&press).events), [Action::Clock]);
+        let after_nf3 = from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+        let mut events = Vec::new();
+        for _ in 0..10 {
+            t += 0.1;
+            let mut obs = frame(t, &[Square::G1, Square::F3], true, None);
+            obs.detected = detected_on(after_nf3.board(), 0, misread);
+            events.extend(tracker.push(&obs).events);
+        }
+        actions_of(&events)
+    }
+
+    #[test]
+    fn a_move_the_colours_never_see_is_read_by_the_detector_when_the_next_needs_it() {
+        assert_eq!(
+            e5_unseen_then_nf3(None),
+            [
+                Action::Lift(Square::E7),
+                Action::Release(Square::E5),
+                Action::Lift(Square::G1),
+                Action::Release(Square::F3)
+            ]
+        );
+        // Not when the detector misreads a square beyond the two moves'.
+        assert_eq!(e5_unseen_then_nf3(Some(Square::A2)), []);
     }
 
     /// A hand gripping the e2 pawn, still a moment and unseen, changing e2
