@@ -468,9 +468,13 @@ impl Tracker {
             return;
         }
         let settled = obs.still && obs.t - self.last_motion >= STABLE_SECONDS;
-        let Some(reading) = settled.then(|| self.unseen_move(obs)).flatten() else {
+        let Some(reading) = settled.then(|| self.unseen_move(obs, !0)).flatten() else {
             return;
         };
+        tracing::debug!(
+            t = obs.t,
+            "a move the colours missed, read by the detector after a press of the clock"
+        );
         self.take_reading(reading, 0, step);
         self.press_clock(&mut step.events, obs.t);
     }
@@ -818,50 +822,32 @@ impl Tracker {
     }
 
     /// The one legal move that the detector reads made, sure of every
-    /// square it changes and of at least [`UNSEEN_MOVE_SURE_SQUARES`] in
-    /// all, reading every other square as the table holds it: the reply to
-    /// the move standing on the table, or the next move of the record.
-    /// Asked only after a press of the clock that ends no move seen; a
-    /// single square the detector misreads makes it read nothing.
-    fn unseen_move(&self, obs: &Observation) -> Option<Reading> {
-        let sure = squares_where(!0, |sq| obs.detected[usize::from(sq)].is_some());
+    /// square it changes and of at least [`UNSEEN_MOVE_SURE_SQUARES`] of
+    /// `looked_at`, reading every other square there as the table holds
+    /// it: the reply to the move standing on the table, or the next move of
+    /// the record. A single square the detector misreads makes it read
+    /// nothing.
+    fn unseen_move(&self, obs: &Observation, looked_at: u64) -> Option<Reading> {
+        let sure = squares_where(looked_at, |sq| obs.detected[usize::from(sq)].is_some());
         let differs = sure & !detected_as(sure, &self.table, obs);
         if differs == 0 || sure.count_ones() < UNSEEN_MOVE_SURE_SQUARES {
             return None;
         }
-        let reading = self.the_one_move(|board| {
+        self.the_one_move(|board| {
             let squares = board_difference(&self.table, board);
             squares & !sure == 0
                 && detected_as(squares, board, obs) == squares
                 && differs & !squares == 0
-        })?;
-        tracing::debug!(
-            t = obs.t,
-            "a move the colours missed, read by the detector after a press of the clock"
-        );
-        Some(reading)
+        })
     }
 
-    /// A move the colours never saw (as [`Self::unseen_move`] reads one),
-    /// then the move the change shows, which only the unseen one makes
-    /// legal: the press of the clock that would have had the detector read
-    /// the first was missed (a frame lost, a hand hiding the clock). The
-    /// detector must be sure of [`UNSEEN_MOVE_SURE_SQUARES`], read the
-    /// first move's squares (none of them changed) as it leaves them, and
-    /// every other square it is sure of outside the change as the table
-    /// holds it; the change must then read as a move after it.
+    /// A move the colours never saw ([`Self::unseen_move`], the squares of
+    /// the change left out), then the move the change shows, which only
+    /// the unseen one makes legal: the press of the clock that would have
+    /// had the detector read the first was missed (a frame lost, a hand
+    /// hiding the clock).
     fn unseen_before(&self, change: &ChangeSet, obs: &Observation) -> Option<Reading> {
-        let sure = squares_where(!change.bits, |sq| obs.detected[usize::from(sq)].is_some());
-        let differs = sure & !detected_as(sure, &self.table, obs);
-        if differs == 0 || sure.count_ones() < UNSEEN_MOVE_SURE_SQUARES {
-            return None;
-        }
-        let unseen = self.the_one_move(|board| {
-            let squares = board_difference(&self.table, board);
-            squares & !sure == 0
-                && detected_as(squares, board, obs) == squares
-                && differs & !squares == 0
-        })?;
+        let unseen = self.unseen_move(obs, !change.bits)?;
         let mut after = self.clone();
         for m in &unseen.completed {
             after.pos.play_unchecked(*m);
@@ -2544,6 +2530,19 @@ mod tests {
         detected
     }
 
+    /// A tracker that has read White's e4 and its press of the clock, and
+    /// the time then.
+    fn e4_read_and_clocked() -> (Tracker, f64) {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut t = 0.0;
+        settle(&mut tracker, &mut t, &[Square::E2, Square::E4]);
+        t += 0.05;
+        let mut press = frame(t, &[], true, None);
+        press.at_clock = true;
+        assert_eq!(actions_of(&tracker.push(&press).events), [Action::Clock]);
+        (tracker, t)
+    }
+
     /// White's e4 read and clocked; then Black's e5 made with neither
     /// square seen to change (as a light piece between light squares in a
     /// bright light), the detector reading the board after it (unsure of
@@ -2554,13 +2553,7 @@ mod tests {
         unsure: u64,
         misread: Option<Square>,
     ) -> Vec<Action> {
-        let mut tracker = Tracker::new(Chess::default());
-        let mut t = 0.0;
-        settle(&mut tracker, &mut t, &[Square::E2, Square::E4]);
-        t += 0.05;
-        let mut press = frame(t, &[], true, None);
-        press.at_clock = true;
-        assert_eq!(actions_of(&tracker.push(&press).events), [Action::Clock]);
+        let (mut tracker, mut t) = e4_read_and_clocked();
         let after_e5 = from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
         let mut events = Vec::new();
         for k in 0..30 {
@@ -2608,13 +2601,7 @@ mod tests {
     /// detector reading the board after both (`misread` read empty). The
     /// actions after e4's press.
     fn e5_unseen_then_nf3(misread: Option<Square>) -> Vec<Action> {
-        let mut tracker = Tracker::new(Chess::default());
-        let mut t = 0.0;
-        settle(&mut tracker, &mut t, &[Square::E2, Square::E4]);
-        t += 0.05;
-        let mut press = frame(t, &[], true, None);
-        press.at_clock = true;
-        assert_eq!(actions_of(&tracker.push(&press).events), [Action::Clock]);
+        let (mut tracker, mut t) = e4_read_and_clocked();
         let after_nf3 = from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
         let mut events = Vec::new();
         for _ in 0..10 {
