@@ -579,6 +579,7 @@ impl Tracker {
             changed = %describe(obs),
             covered = obs.covered,
             fingertip = ?obs.fingertip,
+            fingertip_motion = ?obs.fingertip.map(|sq| obs.motion[usize::from(sq)]),
             unchanged_reading_otherwise = %self.unchanged_misread(obs),
             detected_otherwise = %self.detected_otherwise(obs),
             press_waiting = self.press_waiting,
