@@ -265,8 +265,12 @@ pub const REST_MOTION: f32 = 1.0;
 /// touch to accuse the player (the piece neither moved nor taken after
 /// it, nor shifted by it): the detector reads a fingertip on a piece the
 /// hand only passes over on about half of such frames, and a hand passing
-/// seldom stops.
+/// seldom stops…
 pub const ACCUSING_REST_FRAMES: u32 = 2;
+/// …resting at least this long (seconds), whatever the frame rate: each
+/// resting frame counts the time since the frame before, over which its
+/// square stood still (two frames at 10 a second, three at 20, five at 30).
+pub const ACCUSING_REST_SECONDS: f64 = 0.15;
 /// Still frames with the same change before a move is accepted…
 pub const STABLE_FRAMES: u32 = 2;
 /// …spanning at least this long (seconds), whatever the frame rate.
@@ -307,9 +311,44 @@ struct HeldTouch {
     /// The piece was shifted within its square (its picture changed, its
     /// colour did not): an adjustment, not a bare touch.
     shifted: bool,
-    /// Frames the fingertip rested there, its square's picture all but
+    /// How long the fingertip rested there, its square's picture all but
     /// unchanged from the frame before.
-    rested: u32,
+    rested: Rest,
+}
+
+/// How long a fingertip rested on its square in one dwell: the frames on
+/// which the square's picture stood still, and the time they span.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Rest {
+    frames: u32,
+    seconds: f64,
+}
+
+impl Rest {
+    /// This rest and one more frame, still since the frame `interval`
+    /// seconds before it.
+    fn and(self, interval: f64) -> Self {
+        Self {
+            frames: self.frames + 1,
+            seconds: self.seconds + interval,
+        }
+    }
+
+    /// The longer of two rests.
+    fn longer(self, other: Self) -> Self {
+        if (other.seconds, other.frames) > (self.seconds, self.frames) {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// Long enough for a touch to accuse the player
+    /// ([`ACCUSING_REST_FRAMES`], [`ACCUSING_REST_SECONDS`]).
+    fn accuses(self) -> bool {
+        // A thousandth of a second spares the sum of intervals its rounding.
+        self.frames >= ACCUSING_REST_FRAMES && self.seconds >= ACCUSING_REST_SECONDS - 1e-3
+    }
 }
 
 /// Turns observations into events.
@@ -332,8 +371,10 @@ pub struct Tracker {
     /// alone would not).
     glimpsed: Vec<HeldTouch>,
     dwell: Option<(Square, u32)>,
-    /// Frames of that dwell the fingertip rested (see [`REST_MOTION`]).
-    rested: u32,
+    /// How long the fingertip rested in that dwell (see [`REST_MOTION`]).
+    rested: Rest,
+    /// When the frame before this one was taken.
+    previous_frame: Option<f64>,
     /// The same change seen still.
     pending: Option<Pending>,
     /// The squares the last move read changed (one bit per `Square` index).
@@ -377,7 +418,8 @@ impl Tracker {
             held: Vec::new(),
             glimpsed: Vec::new(),
             dwell: None,
-            rested: 0,
+            rested: Rest::default(),
+            previous_frame: None,
             pending: None,
             last_accepted: 0,
             last_motion: 0.0,
@@ -1074,14 +1116,22 @@ impl Tracker {
     /// A fingertip resting on a piece for [`DWELL_FRAMES`] is a deliberate
     /// touch (held until the hand's doing is read); passing over is not.
     fn follow_fingertip(&mut self, obs: &Observation) {
+        let interval = self
+            .previous_frame
+            .replace(obs.t)
+            .map_or(0.0, |before| (obs.t - before).max(0.0));
         self.dwell = streak(self.dwell, obs.fingertip);
         let Some((tip, frames)) = self.dwell else {
             return;
         };
-        let rests = obs.motion[usize::from(tip)] <= REST_MOTION;
-        self.rested = if frames == 1 { 0 } else { self.rested } + u32::from(rests);
+        if frames == 1 {
+            self.rested = Rest::default();
+        }
+        if obs.motion[usize::from(tip)] <= REST_MOTION {
+            self.rested = self.rested.and(interval);
+        }
         if let Some(touch) = self.held.iter_mut().rev().find(|h| h.square == tip) {
-            touch.rested = touch.rested.max(self.rested);
+            touch.rested = touch.rested.longer(self.rested);
         }
         let occupied = self.pos.board().piece_at(tip).is_some();
         if frames == 1 && occupied && !self.glimpsed.iter().any(|g| g.square == tip) {
@@ -1169,8 +1219,8 @@ impl Tracker {
                     tracing::trace!(t = touch.t, sq = %touch.square, "a touch in the course of the move");
                     continue;
                 }
-                if !handled(touch.square) && !touch.shifted && touch.rested < ACCUSING_REST_FRAMES {
-                    tracing::debug!(t = touch.t, sq = %touch.square, rested = touch.rested, "a fingertip passing over a piece, not resting on it");
+                if !handled(touch.square) && !touch.shifted && !touch.rested.accuses() {
+                    tracing::debug!(t = touch.t, sq = %touch.square, rested = ?touch.rested, "a fingertip passing over a piece, not resting on it");
                     continue;
                 }
                 let action = if touch.shifted {
@@ -1573,15 +1623,17 @@ mod tests {
         events
     }
 
-    /// A fingertip read on `square` for four frames, its square's picture
-    /// moving on all but `resting` of them, then e2-e4 played; the actions
-    /// seen.
-    fn fingertip_then_e4(square: Square, resting: usize) -> Vec<Action> {
+    /// A fingertip read on `square` for six frames taken `fps` a second,
+    /// its square's picture moving on all but `resting` of them, then e2-e4
+    /// played; the actions seen.
+    fn fingertip_then_e4(square: Square, resting: usize, fps: f64) -> Vec<Action> {
         let mut tracker = Tracker::new(Chess::default());
         let mut events = Vec::new();
         let mut t = 0.0;
-        for k in 0..4 {
-            t += 0.1;
+        // The camera's first frame: a rest is timed from the frame before.
+        events.extend(tracker.push(&frame(t, &[], true, None)).events);
+        for k in 0..6 {
+            t += 1.0 / fps;
             let mut obs = frame(t, &[square], false, Some(square));
             obs.motion[usize::from(square)] = if k < resting { 0.0 } else { 30.0 };
             events.extend(tracker.push(&obs).events);
@@ -1599,20 +1651,34 @@ mod tests {
 
     #[test]
     fn a_touch_accuses_only_where_the_fingertip_rested_on_the_piece() {
+        let touched_then_e4 = |square| [Action::Touch(square), E4_PLAYED[0], E4_PLAYED[1]];
         // Passing over the knight on b1 (resting on one frame at most): no
         // touch, e4 alone.
-        assert_eq!(fingertip_then_e4(Square::B1, 0), E4_PLAYED);
-        assert_eq!(fingertip_then_e4(Square::B1, 1), E4_PLAYED);
+        assert_eq!(fingertip_then_e4(Square::B1, 0, 10.0), E4_PLAYED);
+        assert_eq!(fingertip_then_e4(Square::B1, 1, 10.0), E4_PLAYED);
         // Resting on it two frames: the touch of b1, then e4 (art. 4.3a).
         assert_eq!(
-            fingertip_then_e4(Square::B1, 2),
-            [Action::Touch(Square::B1), E4_PLAYED[0], E4_PLAYED[1]]
+            fingertip_then_e4(Square::B1, 2, 10.0),
+            touched_then_e4(Square::B1)
         );
         // The piece then moved: the touch accuses no one and needs no rest
         // (a real hand grasping a piece hardly stops).
         assert_eq!(
-            fingertip_then_e4(Square::E2, 0),
-            [Action::Touch(Square::E2), E4_PLAYED[0], E4_PLAYED[1]]
+            fingertip_then_e4(Square::E2, 0, 10.0),
+            touched_then_e4(Square::E2)
+        );
+    }
+
+    #[test]
+    fn a_fingertip_rests_as_long_in_seconds_whatever_the_frame_rate() {
+        // At 30 frames a second, two still frames are a fifteenth of a
+        // second: a hand passing can pause that long.
+        assert_eq!(fingertip_then_e4(Square::B1, 2, 30.0), E4_PLAYED);
+        assert_eq!(fingertip_then_e4(Square::B1, 4, 30.0), E4_PLAYED);
+        // Five (a sixth of a second) is a rest.
+        assert_eq!(
+            fingertip_then_e4(Square::B1, 5, 30.0),
+            [Action::Touch(Square::B1), E4_PLAYED[0], E4_PLAYED[1]]
         );
     }
 
@@ -1912,6 +1978,8 @@ mod tests {
             let mut tracker = Tracker::new(Chess::default());
             let mut events = Vec::new();
             let mut t = 0.0;
+            // The camera's first frame: a rest is timed from the frame before.
+            events.extend(tracker.push(&frame(t, &[], true, None)).events);
             for _ in 0..3 {
                 t += 0.05;
                 events.extend(tracker.push(&frame(t, &[], false, Some(Square::F2))).events);
