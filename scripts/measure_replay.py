@@ -8,7 +8,8 @@ latency. Needs only Python's standard library and a release build:
 
     cargo build --release -p referee && python3 scripts/measure_replay.py [--drop 0.1]
 
---drop F removes that share of frames at random (seeded) before replaying.
+--drop F removes that share of frames at random (seeded) before replaying,
+the others keeping their times (an .mkv with time stamps; needs PyAV).
 --only NAME... replays those scenarios alone.
 --referee PATH measures that binary (a copy kept while another is built).
 --random N adds N random legal games of 60 plies (seeded; needs python-chess)
@@ -26,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,25 +42,29 @@ def run(referee, *args):
 
 
 def drop_frames(video, share, seed):
-    """Rewrites the video without a share of its frames (needs opencv-python)."""
-    import cv2  # only for --drop
+    """Rewrites the video without a share of its frames, the others keeping
+    their times, as a recording that lost frames under load does (an .mkv
+    with each frame's time stamp; needs PyAV, `pip install av`)."""
+    import av  # only for --drop
 
     rng = random.Random(seed)
-    capture = cv2.VideoCapture(str(video))
-    fps = capture.get(cv2.CAP_PROP_FPS)
-    frames = []
-    while True:
-        ok, frame = capture.read()
-        if not ok:
-            break
-        frames.append(frame)
-    kept = [frames[0]] + [f for f in frames[1:] if rng.random() >= share]
-    out = video.with_name("dropped.avi")
-    h, w = frames[0].shape[:2]
-    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"MJPG"), fps, (w, h))
-    for frame in kept:
-        writer.write(frame)
-    writer.release()
+    out = video.with_name("dropped.mkv")
+    with av.open(str(video)) as source, av.open(str(out), "w") as sink:
+        decoded = source.streams.video[0]
+        stream = sink.add_stream("mjpeg", rate=decoded.average_rate)
+        stream.width, stream.height = decoded.width, decoded.height
+        stream.pix_fmt = "yuvj420p"
+        stream.time_base = Fraction(1, 1000)
+        for index, frame in enumerate(source.decode(decoded)):
+            if index > 0 and rng.random() < share:
+                continue
+            kept = av.VideoFrame.from_ndarray(frame.to_ndarray(format="rgb24"), format="rgb24")
+            kept.pts = round(frame.time * 1000)
+            kept.time_base = stream.time_base
+            for packet in stream.encode(kept):
+                sink.mux(packet)
+        for packet in stream.encode():
+            sink.mux(packet)
     return out
 
 

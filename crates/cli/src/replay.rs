@@ -157,9 +157,8 @@ pub fn replay(
     let mut latencies: Vec<f64> = Vec::new();
     let mut index = 0u64;
     let mut clock = Instant::now();
-    while let Some(image) = reader.next_frame()? {
+    while let Some((t, image)) = reader.next_timed_frame()? {
         times.decode.push(elapsed_ms(clock));
-        let t = index as f64 / reader.fps;
         let seen = if index == 0 {
             watch
                 .look(&image, t)

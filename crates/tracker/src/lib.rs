@@ -873,6 +873,7 @@ impl Tracker {
     fn unseen_move(&self, obs: &Observation, looked_at: u64) -> Option<Reading> {
         let sure = squares_where(looked_at, |sq| obs.detected[usize::from(sq)].is_some());
         let differs = sure & !detected_as(sure, &self.table, obs);
+        tracing::trace!(t = obs.t, sure = sure.count_ones(), differs = ?squares_in(differs).collect::<Vec<_>>(), "looking for a move the colours missed");
         if differs == 0 || sure.count_ones() < UNSEEN_MOVE_SURE_SQUARES {
             return None;
         }

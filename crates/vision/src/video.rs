@@ -1,4 +1,5 @@
-//! Reading video with OpenCV's VideoCapture (files, cameras, streams).
+//! Reading video with OpenCV's VideoCapture (files, cameras, streams), each
+//! frame with the time it was taken.
 
 use std::path::Path;
 
@@ -19,6 +20,10 @@ pub struct VideoReader {
     pub fps: f64,
     /// Frames in the file, when it says.
     pub length: Option<u64>,
+    /// The container's time stamp of the first frame (seconds), and the
+    /// time given to the last frame read.
+    first_stamp: Option<f64>,
+    last_t: Option<f64>,
 }
 
 impl VideoReader {
@@ -52,13 +57,97 @@ impl VideoReader {
                 DEFAULT_FPS
             },
             length: (count > 0.0).then_some(count as u64),
+            first_stamp: None,
+            last_t: None,
         })
     }
 
     /// The next frame, or `None` at the end.
     pub fn next_frame(&mut self) -> Result<Option<Mat>> {
+        Ok(self.next_timed_frame()?.map(|(_, frame)| frame))
+    }
+
+    /// The next frame and when it was taken, in seconds from the first:
+    /// the container's time stamp, so that a recording which lost frames
+    /// keeps its times (the tracker's rules are in seconds); where the
+    /// container gives none that runs forward, a frame period after the
+    /// frame before.
+    pub fn next_timed_frame(&mut self) -> Result<Option<(f64, Mat)>> {
         let mut frame = Mat::default();
         let ok = self.capture.read(&mut frame).doing("decoding a frame")?;
-        Ok((ok && !frame.empty()).then_some(frame))
+        if !ok || frame.empty() {
+            return Ok(None);
+        }
+        let stamp = self
+            .capture
+            .get(videoio::CAP_PROP_POS_MSEC)
+            .doing("reading the frame's time stamp")?
+            / 1e3;
+        let t = self.time_of(stamp);
+        self.last_t = Some(t);
+        Ok(Some((t, frame)))
+    }
+
+    /// The time of a frame whose container stamp is `stamp` (seconds).
+    fn time_of(&mut self, stamp: f64) -> f64 {
+        let period = 1.0 / self.fps;
+        let stamped = stamp.is_finite() && stamp >= 0.0;
+        let Some(last) = self.last_t else {
+            self.first_stamp = stamped.then_some(stamp);
+            return 0.0;
+        };
+        match self.first_stamp {
+            Some(first) if stamped && stamp - first > last => stamp - first,
+            _ => last + period,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reader(fps: f64) -> VideoReader {
+        VideoReader {
+            capture: VideoCapture::default().expect("an empty capture"),
+            fps,
+            length: None,
+            first_stamp: None,
+            last_t: None,
+        }
+    }
+
+    /// The times `reader` gives frames stamped `stamps`.
+    fn times(reader: &mut VideoReader, stamps: &[f64]) -> Vec<f64> {
+        stamps
+            .iter()
+            .map(|&stamp| {
+                let t = reader.time_of(stamp);
+                reader.last_t = Some(t);
+                (t * 1e3).round() / 1e3
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_frame_is_timed_by_its_stamp_from_the_first_frame() {
+        // A stream joined 3.2 s in, two frames lost after the second.
+        assert_eq!(
+            times(&mut reader(10.0), &[3.2, 3.3, 3.6, 3.7]),
+            [0.0, 0.1, 0.4, 0.5]
+        );
+    }
+
+    #[test]
+    fn a_stamp_that_does_not_run_forward_gives_way_to_the_frame_rate() {
+        // No stamps at all (a camera), then a stamp repeated or going back.
+        assert_eq!(
+            times(&mut reader(20.0), &[f64::NAN, f64::NAN, -1.0]),
+            [0.0, 0.05, 0.1]
+        );
+        assert_eq!(
+            times(&mut reader(10.0), &[0.0, 0.1, 0.1, 0.05, 0.4]),
+            [0.0, 0.1, 0.2, 0.3, 0.4]
+        );
     }
 }
