@@ -683,13 +683,18 @@ impl Tracker {
                     .map(|reading| (reading, shifted))
             });
         let reading = reading.or_else(|| {
-            if !patient {
-                return None;
-            }
-            self.press_waiting
+            // With no hand over the board, no move is half made: the
+            // detector's reading of a still picture is not kept waiting
+            // (it may not be as sure on the next).
+            let completed = (patient && self.press_waiting)
                 .then(|| self.completed_by_detector(&change, obs))
-                .flatten()
-                .or_else(|| self.unseen_before(&change, obs))
+                .flatten();
+            completed
+                .or_else(|| {
+                    (patient || obs.covered == 0)
+                        .then(|| self.unseen_before(&change, obs))
+                        .flatten()
+                })
                 .map(|reading| (reading, 0))
         });
         tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.0.steps), "still change");
@@ -2667,16 +2672,18 @@ mod tests {
     }
 
     /// White's e4 read and clocked; Black's e5 made unseen by the colours
-    /// and its press of the clock missed; then White's Nf3 seen, the
-    /// detector reading the board after both (`misread` read empty). The
-    /// actions after e4's press.
-    fn e5_unseen_then_nf3(misread: Option<Square>) -> Vec<Action> {
+    /// and its press of the clock missed; then White's Nf3 seen, no hand in
+    /// view, the detector reading the board after both on its first `right`
+    /// frames and with `misread` read empty on the others. The actions
+    /// after e4's press.
+    fn e5_unseen_then_nf3(right: usize, misread: Option<Square>) -> Vec<Action> {
         let (mut tracker, mut t) = e4_read_and_clocked();
         let after_nf3 = from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
         let mut events = Vec::new();
-        for _ in 0..10 {
+        for k in 0..10 {
             t += 0.1;
             let mut obs = frame(t, &[Square::G1, Square::F3], true, None);
+            let misread = if k < right { None } else { misread };
             obs.detected = detected_on(after_nf3.board(), 0, misread);
             events.extend(tracker.push(&obs).events);
         }
@@ -2685,17 +2692,20 @@ mod tests {
 
     #[test]
     fn a_move_the_colours_never_see_is_read_by_the_detector_when_the_next_needs_it() {
-        assert_eq!(
-            e5_unseen_then_nf3(None),
-            [
-                Action::Lift(Square::E7),
-                Action::Release(Square::E5),
-                Action::Lift(Square::G1),
-                Action::Release(Square::F3)
-            ]
-        );
+        let both = [
+            Action::Lift(Square::E7),
+            Action::Release(Square::E5),
+            Action::Lift(Square::G1),
+            Action::Release(Square::F3),
+        ];
+        assert_eq!(e5_unseen_then_nf3(10, None), both);
         // Not when the detector misreads a square beyond the two moves'.
-        assert_eq!(e5_unseen_then_nf3(Some(Square::A2)), []);
+        assert_eq!(e5_unseen_then_nf3(0, Some(Square::A2)), []);
+        // With no hand in view it is read from the first still frames,
+        // where the detector may be surer than on the later ones (a light
+        // piece on a light square, read empty from the fourth frame on).
+        assert_eq!(e5_unseen_then_nf3(3, Some(Square::E5)), both);
+        assert_eq!(e5_unseen_then_nf3(0, Some(Square::E5)), []);
     }
 
     /// A hand gripping the e2 pawn, still a moment and unseen, changing e2
