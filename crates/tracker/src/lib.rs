@@ -373,8 +373,14 @@ pub struct Tracker {
     dwell: Option<(Square, u32)>,
     /// How long the fingertip rested in that dwell (see [`REST_MOTION`]).
     rested: Rest,
-    /// When the frame before this one was taken.
-    previous_frame: Option<f64>,
+    /// When the latest frame was taken.
+    last_frame: Option<f64>,
+    /// When the fingertip was last seen on each square.
+    tip_last_seen: [Option<f64>; 64],
+    /// The pieces of the move just read that the mover's fingertip was on
+    /// as it was read (one bit per `Square` index), and the mover: the hand
+    /// letting go, no touch of the next turn until it has left them.
+    letting_go: Option<(Color, u64)>,
     /// The same change seen still.
     pending: Option<Pending>,
     /// The squares the last move read changed (one bit per `Square` index).
@@ -419,7 +425,9 @@ impl Tracker {
             glimpsed: Vec::new(),
             dwell: None,
             rested: Rest::default(),
-            previous_frame: None,
+            last_frame: None,
+            tip_last_seen: [None; 64],
+            letting_go: None,
             pending: None,
             last_accepted: 0,
             last_motion: 0.0,
@@ -548,6 +556,44 @@ impl Tracker {
         if let Some((_, frames)) = &mut self.dwell {
             *frames = (*frames).max(DWELL_FRAMES);
         }
+        self.letting_go = self.hand_on_move(accepted);
+    }
+
+    /// The pieces among the `accepted` squares that the fingertip was on
+    /// within [`REACH_SECONDS`] of now, and their side (the mover's): the
+    /// hand that set them down, still letting go as the move is read, the
+    /// fingertip maybe read one frame on a neighbour meanwhile.
+    fn hand_on_move(&self, accepted: u64) -> Option<(Color, u64)> {
+        let now = self.last_frame?;
+        let on = squares_where(accepted, |sq| {
+            self.table.piece_at(sq).is_some()
+                && self.tip_last_seen[usize::from(sq)].is_some_and(|t| now - t <= REACH_SECONDS)
+        });
+        let mover = self.table.piece_at(squares_in(on).next()?)?.color;
+        let mover_only = squares_in(on).all(|sq| self.table.color_at(sq) == Some(mover));
+        mover_only.then_some((mover, on))
+    }
+
+    /// Whether this frame's fingertip is the mover's hand still letting go
+    /// of the move just read ([`Self::hand_on_move`]); once the fingertip is
+    /// gone, or away from those pieces and their neighbours, or seen to be
+    /// the other side's hand, it no longer is.
+    fn follow_letting_go(&mut self, obs: &Observation) -> bool {
+        let Some((mover, squares)) = self.letting_go else {
+            return false;
+        };
+        let near = squares | around(squares);
+        let stays = obs
+            .fingertip
+            .is_some_and(|tip| near & (1 << usize::from(tip)) != 0)
+            && obs.toucher != Some(!mover);
+        if !stays {
+            self.letting_go = None;
+        }
+        stays
+            && obs
+                .fingertip
+                .is_some_and(|tip| squares & (1 << usize::from(tip)) != 0)
     }
 
     /// Follows the piece read on the squares the side to move may promote
@@ -1123,9 +1169,13 @@ impl Tracker {
     /// touch (held until the hand's doing is read); passing over is not.
     fn follow_fingertip(&mut self, obs: &Observation) {
         let interval = self
-            .previous_frame
+            .last_frame
             .replace(obs.t)
             .map_or(0.0, |before| (obs.t - before).max(0.0));
+        if let Some(tip) = obs.fingertip {
+            self.tip_last_seen[usize::from(tip)] = Some(obs.t);
+        }
+        let letting_go = self.follow_letting_go(obs);
         self.dwell = streak(self.dwell, obs.fingertip);
         let Some((tip, frames)) = self.dwell else {
             return;
@@ -1139,7 +1189,7 @@ impl Tracker {
         if let Some(touch) = self.held.iter_mut().rev().find(|h| h.square == tip) {
             touch.rested = touch.rested.longer(self.rested);
         }
-        let occupied = self.pos.board().piece_at(tip).is_some();
+        let occupied = self.pos.board().piece_at(tip).is_some() && !letting_go;
         if frames == 1 && occupied && !self.glimpsed.iter().any(|g| g.square == tip) {
             self.glimpsed.push(HeldTouch {
                 t: obs.t,
@@ -1672,6 +1722,67 @@ mod tests {
         assert_eq!(
             fingertip_then_e4(Square::E2, 0, 10.0),
             touched_then_e4(Square::E2)
+        );
+    }
+
+    /// White's pawn takes on d5, the fingertip on d5 until the move is
+    /// read; then `between` for one frame (read on a neighbour, or no
+    /// fingertip at all), then the fingertip back on d5, resting, the hand
+    /// seen to be `toucher`'s; then the hand gone. The actions after the
+    /// move.
+    fn exd5_then_fingertip_back_on_it(
+        between: Option<Square>,
+        toucher: Option<Color>,
+    ) -> Vec<Action> {
+        let mut tracker = Tracker::new(from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"));
+        let mut t = 0.0;
+        let mut events = tracker.push(&frame(t, &[], true, None)).events;
+        for _ in 0..8 {
+            t += 0.05;
+            let mut obs = frame(t, &[Square::E4, Square::D5], true, Some(Square::D5));
+            obs.occupancy[usize::from(Square::D5)] = Some(Color::White);
+            let step = tracker.push(&obs);
+            events.extend(step.events);
+            if step.accept != 0 {
+                break;
+            }
+        }
+        let taken = [
+            Action::Lift(Square::E4),
+            Action::Capture(Square::D5),
+            Action::Release(Square::D5),
+        ];
+        assert_eq!(actions_of(&events), taken, "the move is read");
+        let mut events = Vec::new();
+        let tips = std::iter::once(between)
+            .chain([Some(Square::D5); 5])
+            .chain([None; 3]);
+        for tip in tips {
+            t += 0.05;
+            let mut obs = frame(t, &[], true, tip);
+            obs.toucher = toucher;
+            events.extend(tracker.push(&obs).events);
+        }
+        actions_of(&events)
+    }
+
+    #[test]
+    fn the_hand_letting_go_of_the_piece_it_moved_touches_nothing() {
+        // The fingertip read a frame on a neighbour as the hand lets go:
+        // the same hand, no touch of the next turn.
+        assert_eq!(exd5_then_fingertip_back_on_it(Some(Square::C6), None), []);
+        assert_eq!(
+            exd5_then_fingertip_back_on_it(Some(Square::E5), Some(Color::White)),
+            []
+        );
+        // The hand gone a frame and back, or Black's hand: a touch.
+        assert_eq!(
+            exd5_then_fingertip_back_on_it(None, None),
+            [Action::Touch(Square::D5)]
+        );
+        assert_eq!(
+            exd5_then_fingertip_back_on_it(Some(Square::C6), Some(Color::Black)),
+            [Action::Touch(Square::D5)]
         );
     }
 
