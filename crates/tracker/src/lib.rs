@@ -671,6 +671,7 @@ impl Tracker {
             unchanged_reading_otherwise = %self.unchanged_misread(obs),
             detected_otherwise = %self.detected_otherwise(obs),
             press_waiting = self.press_waiting,
+            promoted = %promoted_named(obs),
             "frame"
         );
         // A hand resting over a changed square: the picture may be still,
@@ -1077,11 +1078,7 @@ impl Tracker {
     ) -> Option<Reading> {
         // A pawn promotes to the piece read on its square (a queen when the
         // eyes cannot tell).
-        let as_read = |m: &Move| {
-            let read = promoted[usize::from(m.to())].map(|p| p.role);
-            m.promotion()
-                .is_none_or(|r| r == read.unwrap_or(Role::Queen))
-        };
+        let as_read = |m: &Move| promotes_as_read(m, promoted);
         let unique = |pos: &Chess| -> Option<Move> {
             best(pos.legal_moves().into_iter().filter_map(|m| {
                 let fit = change.fits(board_difference(&self.table, result(pos, &m).board()))?;
@@ -1149,7 +1146,7 @@ impl Tracker {
         if !allow_runs {
             return None;
         }
-        let run = explain_sequence(&from, change, &self.first_changed)?;
+        let run = explain_sequence(&from, change, &self.first_changed, promoted)?;
         let mut steps = Vec::new();
         let mut pos = from;
         for (index, m) in run.iter().enumerate() {
@@ -1342,6 +1339,15 @@ fn describe(obs: &Observation) -> String {
         .join(" ")
 }
 
+/// The pieces the eyes read on the changed squares of the first and last
+/// ranks (where pawns promote), for traces.
+fn promoted_named(obs: &Observation) -> String {
+    squares_in(obs.changed)
+        .filter_map(|sq| Some(format!("{sq}:{}", obs.promoted[usize::from(sq)]?.char())))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The position after `m`.
 fn result(pos: &Chess, m: &Move) -> Chess {
     let mut after = pos.clone();
@@ -1524,12 +1530,30 @@ fn best<T>(candidates: impl Iterator<Item = (T, f32)>) -> Option<T> {
 /// queen: the squares cannot tell the piece); `None` when no move does, or
 /// two do equally well.
 pub fn explain(pos: &Chess, change: &ChangeSet) -> Option<Move> {
+    explain_as_read(pos, change, &[None; 64])
+}
+
+/// [`explain`], a promotion taken to the piece the eyes read on its square
+/// (`promoted`, by `Square` index; a queen where they cannot tell).
+fn explain_as_read(
+    pos: &Chess,
+    change: &ChangeSet,
+    promoted: &[Option<Piece>; 64],
+) -> Option<Move> {
     best(
         pos.legal_moves()
             .into_iter()
-            .filter(|m| m.promotion().is_none_or(|r| r == Role::Queen))
+            .filter(|m| promotes_as_read(m, promoted))
             .filter_map(|m| change.fits(squares_changed(pos, &m)).map(|fit| (m, fit))),
     )
+}
+
+/// Whether `m`, if it promotes, promotes to the piece read on its square
+/// (`promoted`, by `Square` index; a queen where the eyes cannot tell).
+fn promotes_as_read(m: &Move, promoted: &[Option<Piece>; 64]) -> bool {
+    let read = promoted[usize::from(m.to())].map(|p| p.role);
+    m.promotion()
+        .is_none_or(|r| r == read.unwrap_or(Role::Queen))
 }
 
 /// Longest run of moves made with no still picture between them that the
@@ -1544,19 +1568,26 @@ pub fn board_difference(a: &Board, b: &Board) -> u64 {
 /// The moves that together change exactly `changed` when several were made
 /// with no still picture between them (up to [`MAX_SEQUENCE`]), every move
 /// within the changed squares. Among several orders, the one whose squares
-/// changed in that order (by `first_changed`) wins. `None` when nothing
-/// explains the change, or two different end positions would.
+/// changed in that order (by `first_changed`) wins; a promotion is to the
+/// piece read on its square (`promoted`, as [`explain_as_read`]). `None`
+/// when nothing explains the change, or two different end positions would.
 pub fn explain_sequence(
     pos: &Chess,
     change: &ChangeSet,
     first_changed: &[Option<f64>; 64],
+    promoted: &[Option<Piece>; 64],
 ) -> Option<Vec<Move>> {
-    if let Some(m) = explain(pos, change) {
+    if let Some(m) = explain_as_read(pos, change, promoted) {
         return Some(vec![m]);
     }
     let mut found: Vec<Vec<Move>> = Vec::new();
     let mut path = Vec::new();
-    search(pos, pos, change, &mut path, &mut found);
+    let run = Run {
+        start: pos,
+        change,
+        promoted,
+    };
+    run.search(pos, &mut path, &mut found);
     let end = |moves: &[Move]| {
         let mut after = pos.clone();
         for m in moves {
@@ -1588,35 +1619,41 @@ pub fn explain_sequence(
     })
 }
 
-fn search(
-    start: &Chess,
-    pos: &Chess,
-    change: &ChangeSet,
-    path: &mut Vec<Move>,
-    found: &mut Vec<Vec<Move>>,
-) {
-    if path.len() >= MAX_SEQUENCE || found.len() > 64 {
-        return;
-    }
-    for m in pos.legal_moves() {
-        if m.promotion().is_some_and(|r| r != Role::Queen)
-            || squares_changed(pos, &m) & !change.bits != 0
-        {
-            continue;
+/// What a run of moves is searched for: from where, the change it must
+/// make, the pieces read where pawns may promote.
+struct Run<'a> {
+    start: &'a Chess,
+    change: &'a ChangeSet,
+    promoted: &'a [Option<Piece>; 64],
+}
+
+impl Run<'_> {
+    /// Every run from `pos` on `path` that makes the change, into `found`.
+    fn search(&self, pos: &Chess, path: &mut Vec<Move>, found: &mut Vec<Vec<Move>>) {
+        if path.len() >= MAX_SEQUENCE || found.len() > 64 {
+            return;
         }
-        let mut after = pos.clone();
-        after.play_unchecked(m);
-        path.push(m);
-        if path.len() >= 2
-            && change
-                .fits(board_difference(start.board(), after.board()))
-                .is_some()
-        {
-            found.push(path.clone());
-        } else {
-            search(start, &after, change, path, found);
+        for m in pos.legal_moves() {
+            if !promotes_as_read(&m, self.promoted)
+                || squares_changed(pos, &m) & !self.change.bits != 0
+            {
+                continue;
+            }
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            path.push(m);
+            if path.len() >= 2
+                && self
+                    .change
+                    .fits(board_difference(self.start.board(), after.board()))
+                    .is_some()
+            {
+                found.push(path.clone());
+            } else {
+                self.search(&after, path, found);
+            }
+            path.pop();
         }
-        path.pop();
     }
 }
 
@@ -2315,6 +2352,36 @@ mod tests {
     }
 
     #[test]
+    fn a_pawn_promoting_in_a_run_of_moves_promotes_to_the_piece_read() {
+        // Black's h6 and White's e8, a rook, with no still picture between.
+        let read = |role: Option<Role>| {
+            let mut tracker = Tracker::new(from_fen("8/4P2p/8/8/8/8/k7/4K3 b - - 0 1"));
+            let mut events = Vec::new();
+            for k in 0..10 {
+                let changed = [Square::H7, Square::H6, Square::E7, Square::E8];
+                let mut obs = frame(0.05 * f64::from(k), &changed, true, None);
+                obs.occupancy[usize::from(Square::H6)] = Some(Color::Black);
+                obs.occupancy[usize::from(Square::E8)] = Some(Color::White);
+                obs.promoted[usize::from(Square::E8)] = role.map(|r| r.of(Color::White));
+                events.extend(tracker.push(&obs).events);
+            }
+            actions_of(&events)
+        };
+        let run = |role| {
+            [
+                Action::Lift(Square::H7),
+                Action::Release(Square::H6),
+                Action::Capture(Square::E7),
+                Action::Add(Square::E8, role),
+                Action::Release(Square::E8),
+            ]
+        };
+        assert_eq!(read(Some(Role::Rook)), run(Role::Rook));
+        // A queen where the eyes cannot tell.
+        assert_eq!(read(None), run(Role::Queen));
+    }
+
+    #[test]
     fn a_promoted_piece_exchanged_before_the_picture_is_still_is_read_too() {
         // A white rook stands on b8 already, read there every frame.
         let start = from_fen("1R6/4P2p/8/8/8/8/k7/4K3 w - - 0 1");
@@ -2426,8 +2493,13 @@ mod tests {
             after.play_unchecked(m);
         }
         let changed = board_difference(start.board(), after.board());
-        let moves = explain_sequence(&start, &ChangeSet::exact(changed), &first_changed)
-            .expect("explained");
+        let moves = explain_sequence(
+            &start,
+            &ChangeSet::exact(changed),
+            &first_changed,
+            &[None; 64],
+        )
+        .expect("explained");
         let ucis: Vec<String> = moves
             .iter()
             .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
