@@ -895,19 +895,31 @@ impl Tracker {
     /// squares unchanged but read by the detector as the move leaves them
     /// (the mover has pressed the clock: the move is made): the reply to
     /// the move standing on the table, or the next move of the record.
-    /// Every square changed more than faintly must be the move's.
+    /// Every square changed more than faintly must be the move's. Where the
+    /// detector is sure a square the move leaves is empty, the squares it
+    /// arrives on need only not be read otherwise (a light piece on a light
+    /// square, neither pair of eyes sure of it): the piece has gone, and
+    /// the one legal move takes it there.
     fn completed_by_detector(&self, change: &ChangeSet, obs: &Observation) -> Option<Reading> {
         let marked = change.bits & !change.faint_squares();
         let reading = self.the_one_move(|board| {
             let squares = board_difference(&self.table, board);
             let seen = squares & change.bits;
             let unseen = squares & !change.bits;
+            let left = squares_where(seen, |sq| board.piece_at(sq).is_none());
+            let sure = squares_where(unseen, |sq| obs.detected[usize::from(sq)].is_some());
             // Where it changed, one pair of eyes at least reads it as the
-            // move leaves it; where it did not, the detector does.
-            let borne_out = seen & !(read_as_on(seen, board, obs) | detected_as(seen, board, obs))
-                == 0
-                && detected_as(unseen, board, obs) == unseen;
-            marked != 0 && marked & !squares == 0 && unseen != 0 && borne_out
+            // move leaves it; where it did not, the detector does, or is
+            // unsure and sure the piece left.
+            let seen_borne_out =
+                seen & !(read_as_on(seen, board, obs) | detected_as(seen, board, obs)) == 0;
+            let unseen_borne_out = detected_as(unseen, board, obs) == unseen
+                || (detected_as(left, board, obs) != 0 && detected_as(sure, board, obs) == sure);
+            marked != 0
+                && marked & !squares == 0
+                && unseen != 0
+                && seen_borne_out
+                && unseen_borne_out
         })?;
         tracing::debug!(
             t = obs.t,
@@ -2733,10 +2745,11 @@ mod tests {
 
     /// White playing e4, read, then Black e5 still with only e7 seen
     /// changed (the pawn on e5 changing its square too little), the
-    /// detector reading e5 as `e5_detected`; the clock pressed or not; the
-    /// actions after e4.
+    /// detector reading e7 and e6 empty and e5 as `e5_detected`, but unsure
+    /// of those in `unsure`; the clock pressed or not; the actions after e4.
     fn e5_seen_only_by_the_detector(
         e5_detected: Option<Color>,
+        unsure: &[Square],
         clock_pressed: bool,
     ) -> Vec<Action> {
         let mut tracker = Tracker::new(Chess::default());
@@ -2753,6 +2766,9 @@ mod tests {
             obs.detected[usize::from(Square::E7)] = Some(None);
             obs.detected[usize::from(Square::E6)] = Some(None);
             obs.detected[usize::from(Square::E5)] = Some(e5_detected);
+            for sq in unsure {
+                obs.detected[usize::from(*sq)] = None;
+            }
             obs.at_clock = clock_pressed && k == 10;
             events.extend(tracker.push(&obs).events);
         }
@@ -2761,17 +2777,28 @@ mod tests {
 
     #[test]
     fn a_move_half_seen_is_completed_by_the_detector_once_the_clock_is_pressed() {
+        let e5 = [
+            Action::Lift(Square::E7),
+            Action::Release(Square::E5),
+            Action::Clock,
+        ];
         assert_eq!(
-            e5_seen_only_by_the_detector(Some(Color::Black), true),
-            [
-                Action::Lift(Square::E7),
-                Action::Release(Square::E5),
-                Action::Clock
-            ]
+            e5_seen_only_by_the_detector(Some(Color::Black), &[], true),
+            e5
         );
         // Not before the press, nor with the detector reading e5 empty.
-        assert_eq!(e5_seen_only_by_the_detector(Some(Color::Black), false), []);
-        assert_eq!(e5_seen_only_by_the_detector(None, true), []);
+        assert_eq!(
+            e5_seen_only_by_the_detector(Some(Color::Black), &[], false),
+            []
+        );
+        assert_eq!(e5_seen_only_by_the_detector(None, &[], true), []);
+        // Unsure of e5 but sure the pawn left e7 and did not stop on e6:
+        // the one legal move left.
+        assert_eq!(e5_seen_only_by_the_detector(None, &[Square::E5], true), e5);
+        // Not when unsure the pawn left, or of e6 as well (two moves fit).
+        let unsure_of = |squares: &[Square]| e5_seen_only_by_the_detector(None, squares, true);
+        assert_eq!(unsure_of(&[Square::E5, Square::E7]), []);
+        assert_eq!(unsure_of(&[Square::E5, Square::E6]), []);
     }
 
     /// The detector's reading of `board`, sure of every square but those
