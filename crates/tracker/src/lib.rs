@@ -583,17 +583,14 @@ impl Tracker {
             return false;
         };
         let near = squares | around(squares);
-        let stays = obs
+        let staying = obs
             .fingertip
-            .is_some_and(|tip| near & (1 << usize::from(tip)) != 0)
-            && obs.toucher != Some(!mover);
-        if !stays {
+            .filter(|tip| near & (1 << usize::from(*tip)) != 0 && obs.toucher != Some(!mover));
+        let Some(tip) = staying else {
             self.letting_go = None;
-        }
-        stays
-            && obs
-                .fingertip
-                .is_some_and(|tip| squares & (1 << usize::from(tip)) != 0)
+            return false;
+        };
+        squares & (1 << usize::from(tip)) != 0
     }
 
     /// Follows the piece read on the squares the side to move may promote
@@ -730,19 +727,18 @@ impl Tracker {
                     .map(|reading| (reading, shifted))
             });
         let reading = reading.or_else(|| {
-            // With no hand over the board, no move is half made: the
-            // detector's reading of a still picture is not kept waiting
-            // (it may not be as sure on the next).
             let completed = (patient && self.press_waiting)
                 .then(|| self.completed_by_detector(&change, obs))
                 .flatten();
-            completed
-                .or_else(|| {
-                    (patient || obs.covered == 0)
-                        .then(|| self.unseen_before(&change, obs))
-                        .flatten()
-                })
-                .map(|reading| (reading, 0))
+            // With no hand over the board, no move is half made: the
+            // detector's reading of a still picture is not kept waiting
+            // (it may not be as sure on the next).
+            let unseen_first = || {
+                (patient || obs.covered == 0)
+                    .then(|| self.unseen_before(&change, obs))
+                    .flatten()
+            };
+            completed.or_else(unseen_first).map(|reading| (reading, 0))
         });
         tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.0.steps), "still change");
         if let Some((reading, shifted)) = reading {
@@ -907,14 +903,15 @@ impl Tracker {
             let seen = squares & change.bits;
             let unseen = squares & !change.bits;
             let left = squares_where(seen, |sq| board.piece_at(sq).is_none());
-            let sure = squares_where(unseen, |sq| obs.detected[usize::from(sq)].is_some());
+            let unseen_sure = squares_where(unseen, |sq| obs.detected[usize::from(sq)].is_some());
             // Where it changed, one pair of eyes at least reads it as the
             // move leaves it; where it did not, the detector does, or is
             // unsure and sure the piece left.
             let seen_borne_out =
                 seen & !(read_as_on(seen, board, obs) | detected_as(seen, board, obs)) == 0;
             let unseen_borne_out = detected_as(unseen, board, obs) == unseen
-                || (detected_as(left, board, obs) != 0 && detected_as(sure, board, obs) == sure);
+                || (detected_as(left, board, obs) != 0
+                    && detected_as(unseen_sure, board, obs) == unseen_sure);
             marked != 0
                 && marked & !squares == 0
                 && unseen != 0

@@ -83,23 +83,23 @@ impl VideoReader {
             .get(videoio::CAP_PROP_POS_MSEC)
             .doing("reading the frame's time stamp")?
             / 1e3;
-        let t = self.time_of(stamp);
-        self.last_t = Some(t);
-        Ok(Some((t, frame)))
+        Ok(Some((self.time_of(stamp), frame)))
     }
 
-    /// The time of a frame whose container stamp is `stamp` (seconds).
+    /// The time of the next frame, whose container stamp is `stamp`
+    /// (seconds), kept as the last frame's.
     fn time_of(&mut self, stamp: f64) -> f64 {
-        let period = 1.0 / self.fps;
         let stamped = stamp.is_finite() && stamp >= 0.0;
-        let Some(last) = self.last_t else {
-            self.first_stamp = stamped.then_some(stamp);
-            return 0.0;
+        let t = match (self.last_t, self.first_stamp) {
+            (None, _) => {
+                self.first_stamp = stamped.then_some(stamp);
+                0.0
+            }
+            (Some(last), Some(first)) if stamped && stamp - first > last => stamp - first,
+            (Some(last), _) => last + 1.0 / self.fps,
         };
-        match self.first_stamp {
-            Some(first) if stamped && stamp - first > last => stamp - first,
-            _ => last + period,
-        }
+        self.last_t = Some(t);
+        t
     }
 }
 
@@ -121,11 +121,7 @@ mod tests {
     fn times(reader: &mut VideoReader, stamps: &[f64]) -> Vec<f64> {
         stamps
             .iter()
-            .map(|&stamp| {
-                let t = reader.time_of(stamp);
-                reader.last_t = Some(t);
-                (t * 1e3).round() / 1e3
-            })
+            .map(|&stamp| (reader.time_of(stamp) * 1e3).round() / 1e3)
             .collect()
     }
 
