@@ -417,6 +417,14 @@ def read_turned(session, images, turns):
     return [pieces / turns, *unturned]
 
 
+def occupant_read(probabilities):
+    """The occupant the referee reads (`CellReading::occupant`): the likeliest
+    of empty, White (the sum of its six pieces) and Black, by cell."""
+    sides = np.stack([probabilities[..., 0], probabilities[..., 1:7].sum(-1),
+                      probabilities[..., 7:].sum(-1)], -1)
+    return sides.argmax(-1)
+
+
 def evaluate_model(model_path, heldout, turns=1):
     """The model card's rendered figures, with ONNX Runtime (the runtime the
     referee uses), each board read in `turns` quarter turns averaged."""
@@ -445,7 +453,7 @@ def evaluate_model(model_path, heldout, turns=1):
         truth_t = touch[start:start + 32] > 0.5
         clear = ~truth_h
         uncovered += clear.sum()
-        uncovered_wrong += (occupant(cls) != occupant(truth_p))[clear].sum()
+        uncovered_wrong += (occupant_read(p) != occupant(truth_p))[clear].sum()
         occupied = clear & (truth_p > 0)
         piece_total += occupied.sum()
         piece_right += (cls == truth_p)[occupied].sum()
