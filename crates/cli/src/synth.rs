@@ -20,8 +20,9 @@ pub struct Args {
     /// The dataset's seed.
     #[arg(long, default_value_t = 0, requires = "dataset")]
     seed: u64,
-    /// The dataset's looks: `classic` (the scenarios' palettes) or `wide`
-    /// (figured wood, printed boards, natural-wood sets, colour casts).
+    /// The dataset's looks: `classic` (the scenarios' palettes), `wide`
+    /// (figured wood, printed boards, natural-wood sets, colour casts) or
+    /// `tones` (the classic looks with the sets in every tone real sets show).
     #[arg(long, value_enum, default_value_t = Looks::Classic, requires = "dataset")]
     looks: Looks,
 }
@@ -31,6 +32,7 @@ pub struct Args {
 enum Looks {
     Classic,
     Wide,
+    Tones,
 }
 
 impl From<Looks> for referee_synth::style::Looks {
@@ -38,6 +40,7 @@ impl From<Looks> for referee_synth::style::Looks {
         match looks {
             Looks::Classic => Self::Classic,
             Looks::Wide => Self::Wide,
+            Looks::Tones => Self::Tones,
         }
     }
 }

@@ -77,6 +77,11 @@ pub fn write_dataset(
                 style.widen(&mut rng);
                 Some(style)
             }
+            Looks::Tones => {
+                let mut style = Style::random(&mut ChaCha8Rng::seed_from_u64(scenario.camera.seed));
+                style.retone_sets(&mut rng);
+                Some(style)
+            }
         };
         let renderer = Renderer::new(&scenario.camera, &start, &played, style)?;
         let t = sample_time(&played, action, &mut rng);

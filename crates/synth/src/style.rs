@@ -55,6 +55,10 @@ pub enum Looks {
     /// Wider, for training: figured wood, printed black-and-white and grey
     /// boards, natural-wood and rosewood sets, stronger colour casts.
     Wide,
+    /// The classic looks with the two sets in every tone real sets show
+    /// in real light: White's from ivory down to mid-brown wood, Black's
+    /// from ebony up to light brown, White's always the lighter of the two.
+    Tones,
 }
 
 const LIGHT_SQUARES: [Bgr; 6] = [
@@ -225,6 +229,43 @@ impl Style {
     }
 }
 
+/// The hues sets come in, as a share of each channel (B, G, R) of the
+/// brightest: neutral, ivory, wood, reddish wood.
+const SET_HUES: [Bgr; 4] = [
+    [1.0, 1.0, 1.0],
+    [0.9, 0.97, 1.0],
+    [0.55, 0.78, 1.0],
+    [0.35, 0.45, 1.0],
+];
+
+impl Style {
+    /// Gives the two sets tones anywhere in the range real sets show under
+    /// real light (`Looks::Tones`), so that no brightness alone tells the
+    /// sides apart across pictures: in a picture White's is always the
+    /// lighter, by at least a third. Draws only from `rng`.
+    pub fn retone_sets(&mut self, rng: &mut ChaCha8Rng) {
+        let tone = |rng: &mut ChaCha8Rng, top: f64| -> Bgr {
+            let hue = *SET_HUES.choose(rng).expect("hues");
+            hue.map(|share| (share * top + rng.random_range(-6.0..6.0)).clamp(0.0, 255.0))
+        };
+        let white_top = rng.random_range(120.0..250.0);
+        self.white_pieces = tone(rng, white_top);
+        let white = luminance(self.white_pieces);
+        let black = loop {
+            let top = rng.random_range(30.0..170.0);
+            let candidate = tone(rng, top);
+            if luminance(candidate) <= 0.66 * white {
+                break candidate;
+            }
+        };
+        self.black_pieces = black;
+    }
+}
+
+fn luminance([b, g, r]: Bgr) -> f64 {
+    0.114 * b + 0.587 * g + 0.299 * r
+}
+
 fn jitter(rng: &mut ChaCha8Rng, colour: Bgr, amount: f64) -> Bgr {
     colour.map(|c| (c + rng.random_range(-amount..amount)).clamp(0.0, 255.0))
 }
@@ -253,5 +294,25 @@ mod tests {
         assert!((60..140).contains(&figured), "{figured} of 200 figured");
         assert!(printed >= 20, "{printed} of 200 on near-black squares");
         assert!(natural >= 40, "{natural} of 200 natural-wood sets");
+    }
+
+    #[test]
+    fn retoned_sets_overlap_across_pictures_and_white_stays_lighter_in_each() {
+        let (mut darkest_white, mut lightest_black) = (f64::MAX, 0.0f64);
+        for seed in 0..200 {
+            let mut style = Style::random(&mut ChaCha8Rng::seed_from_u64(seed));
+            style.retone_sets(&mut ChaCha8Rng::seed_from_u64(seed + 1000));
+            let (white, black) = (luminance(style.white_pieces), luminance(style.black_pieces));
+            assert!(
+                black <= 0.66 * white,
+                "seed {seed}: {white} against {black}"
+            );
+            darkest_white = darkest_white.min(white);
+            lightest_black = lightest_black.max(black);
+        }
+        assert!(
+            darkest_white < lightest_black,
+            "White's darkest set ({darkest_white}) is lighter than Black's lightest ({lightest_black})"
+        );
     }
 }
