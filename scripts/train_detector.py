@@ -124,12 +124,40 @@ class HandContext(nn.Module):
         return self.around(F.relu(self.near(x)))
 
 
+class BoardContext(nn.Module):
+    """Pieces' logits from each cell and the whole board: a few summaries of
+    the board's cells, each pooled where the net learns to look (the one set,
+    the other, the empty squares), broadcast to every cell, so that a piece
+    is read against the other pieces of its picture (a set is told by being
+    the lighter, not by how light it is). Added to the plain heads' logits,
+    and nothing at the start (its last layer is zero)."""
+
+    def __init__(self, channels=96, pools=4, width=64):
+        super().__init__()
+        self.attend = nn.Conv2d(channels, pools, 1)
+        self.summary = nn.Linear(pools * channels, width)
+        self.mix = nn.Conv2d(channels + width, width, 1)
+        self.out = nn.Conv2d(width, len(CLASSES), 1)
+        nn.init.zeros_(self.out.weight)
+        nn.init.zeros_(self.out.bias)
+
+    def forward(self, x):
+        m, side = MARGIN_PX // STRIDE, 8 * SQUARE_PX // STRIDE
+        board = x[:, :, m:m + side, m:m + side].flatten(2)  # [N, C, K]
+        weights = torch.softmax(self.attend(x[:, :, m:m + side, m:m + side]).flatten(2), dim=-1)  # [N, P, K]
+        pooled = torch.bmm(weights, board.transpose(1, 2)).flatten(1)  # [N, P*C]
+        whole = F.relu(self.summary(pooled))[:, :, None, None]
+        whole = whole.expand(-1, -1, x.shape[2], x.shape[3])
+        return self.out(F.relu(self.mix(torch.cat([x, whole], 1))))
+
+
 class Detector(nn.Module):
     """A small fully convolutional net: the board at stride 8 (3x3 cells a
     square, one square of margin), then per-square heads; with `context`,
-    hand and touch also read from each cell's neighbourhood."""
+    hand and touch also read from each cell's neighbourhood; with
+    `board_context`, the pieces also from the whole board."""
 
-    def __init__(self, context=False):
+    def __init__(self, context=False, board_context=False):
         super().__init__()
         self.features = nn.Sequential(
             conv(3, 24, 2),
@@ -142,6 +170,7 @@ class Detector(nn.Module):
         self.heads = nn.Conv2d(96, len(CLASSES) + 2, 1)
         self.presence = nn.Linear(96, 1)
         self.context = HandContext() if context else None
+        self.board_context = BoardContext() if board_context else None
         self.register_buffer("scale", torch.tensor(1.0 / 255.0))
 
     def logits(self, board, with_features=False):
@@ -158,6 +187,8 @@ class Detector(nn.Module):
         per_cell = self.heads(x)
         if self.context is not None:
             per_cell = per_cell + F.pad(self.context(x), (0, 0, 0, 0, len(CLASSES), 0))
+        if self.board_context is not None:
+            per_cell = per_cell + F.pad(self.board_context(x), (0, 0, 0, 0, 0, 2))
         return per_cell
 
     def forward(self, board):
@@ -224,7 +255,7 @@ def train(args):
     parts = [load_set(d, jitter=args.corner_jitter, rng=rng) for d in args.data]
     images, pieces, hand, touch, present = (np.concatenate(a) for a in zip(*parts))
     print(f"training frames: {len(images)} from {', '.join(args.data)}", flush=True)
-    model = Detector()
+    model = Detector(board_context=args.board_context)
     if args.init:
         model.load_state_dict(torch.load(args.init))
         print(f"starting from {args.init}", flush=True)
@@ -529,6 +560,8 @@ def main():
                    help="corner noise as a share of the board's side")
     t.add_argument("--no-turns", action="store_true",
                    help="mirror the boards left to right only, never turn them (pieces lean up, as a tilted camera shows them)")
+    t.add_argument("--board-context", action="store_true",
+                   help="read the pieces also from the whole board (BoardContext)")
     t.add_argument("--threads", type=int, default=os.cpu_count())
     c = sub.add_parser("context", help="train the hand and touch context layers on an exported model kept fixed")
     c.add_argument("--data", nargs="+", required=True)
