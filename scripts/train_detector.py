@@ -143,9 +143,9 @@ class BoardContext(nn.Module):
 
     def forward(self, x):
         m, side = MARGIN_PX // STRIDE, 8 * SQUARE_PX // STRIDE
-        board = x[:, :, m:m + side, m:m + side].flatten(2)  # [N, C, K]
-        weights = torch.softmax(self.attend(x[:, :, m:m + side, m:m + side]).flatten(2), dim=-1)  # [N, P, K]
-        pooled = torch.bmm(weights, board.transpose(1, 2)).flatten(1)  # [N, P*C]
+        board = x[:, :, m:m + side, m:m + side]
+        weights = torch.softmax(self.attend(board).flatten(2), dim=-1)  # [N, P, K]
+        pooled = torch.bmm(weights, board.flatten(2).transpose(1, 2)).flatten(1)  # [N, P*C]
         whole = F.relu(self.summary(pooled))[:, :, None, None]
         whole = whole.expand(-1, -1, x.shape[2], x.shape[3])
         return self.out(F.relu(self.mix(torch.cat([x, whole], 1))))

@@ -21,7 +21,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position, Square};
 
 use crate::render::{FrameTruth, Renderer};
-use crate::style::{Looks, Style};
+use crate::style::Looks;
 use crate::{RenderError, Scenario, choreograph};
 
 /// Longest random opening played before a sample, in plies.
@@ -70,19 +70,7 @@ pub fn write_dataset(
             path: format!("dataset sample {index}"),
             reason: e,
         })?;
-        let style = match looks {
-            Looks::Classic => None,
-            Looks::Wide => {
-                let mut style = Style::random(&mut ChaCha8Rng::seed_from_u64(scenario.camera.seed));
-                style.widen(&mut rng);
-                Some(style)
-            }
-            Looks::Tones => {
-                let mut style = Style::random(&mut ChaCha8Rng::seed_from_u64(scenario.camera.seed));
-                style.retone_sets(&mut rng);
-                Some(style)
-            }
-        };
+        let style = looks.style(scenario.camera.seed, &mut rng);
         let renderer = Renderer::new(&scenario.camera, &start, &played, style)?;
         let t = sample_time(&played, action, &mut rng);
         let (frame, truth) = renderer.frame(t, index as u64)?;

@@ -2,8 +2,8 @@
 //! texture, piece sets, table, light, skin and sleeves. Breadth of variation
 //! matters more than beauty: the detector must survive real cameras.
 
-use rand::Rng;
 use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// A colour in BGR, 0..255.
@@ -59,6 +59,22 @@ pub enum Looks {
     /// in real light: White's from ivory down to mid-brown wood, Black's
     /// from ebony up to light brown, White's always the lighter of the two.
     Tones,
+}
+
+impl Looks {
+    /// The style a dataset frame is drawn in: `None` for the classic looks
+    /// (the scenario's own), else the scenario's classic style (from its
+    /// camera's seed) widened or retoned by draws from `rng`.
+    pub fn style(self, camera_seed: u64, rng: &mut ChaCha8Rng) -> Option<Style> {
+        let change: fn(&mut Style, &mut ChaCha8Rng) = match self {
+            Looks::Classic => return None,
+            Looks::Wide => Style::widen,
+            Looks::Tones => Style::retone_sets,
+        };
+        let mut style = Style::random(&mut ChaCha8Rng::seed_from_u64(camera_seed));
+        change(&mut style, rng);
+        Some(style)
+    }
 }
 
 const LIGHT_SQUARES: [Bgr; 6] = [
@@ -251,14 +267,13 @@ impl Style {
         let white_top = rng.random_range(120.0..250.0);
         self.white_pieces = tone(rng, white_top);
         let white = luminance(self.white_pieces);
-        let black = loop {
+        self.black_pieces = loop {
             let top = rng.random_range(30.0..170.0);
             let candidate = tone(rng, top);
             if luminance(candidate) <= 0.66 * white {
                 break candidate;
             }
         };
-        self.black_pieces = black;
     }
 }
 
