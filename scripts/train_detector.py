@@ -456,6 +456,46 @@ def occupant_read(probabilities):
     return sides.argmax(-1)
 
 
+def set_tone(board, cells):
+    """How light a set looks in a rectified board: the median of the central
+    10x10 pixels of its pieces' cells, averaged over B, G and R (0..255)."""
+    inset = (SQUARE_PX - 10) // 2
+    pixels = [
+        board[MARGIN_PX + r * SQUARE_PX + inset:MARGIN_PX + (r + 1) * SQUARE_PX - inset,
+              MARGIN_PX + c * SQUARE_PX + inset:MARGIN_PX + (c + 1) * SQUARE_PX - inset].reshape(-1, 3)
+        for r, c in (divmod(int(i), 8) for i in cells)
+    ]
+    return float(np.median(np.concatenate(pixels), 0).mean())
+
+
+def set_tones(heldout, real):
+    """The tones of White's and Black's sets: on each rendered held-out frame
+    (pieces no hand covers; percentiles over frames) and on each real
+    photograph of the start position (read, never trained on)."""
+    images, pieces, hand, _, _ = load_set(heldout)
+    rendered = {"white": [], "black": []}
+    for board, frame, covered in zip(images, pieces, hand > 0.5):
+        for side, classes in (("white", range(1, 7)), ("black", range(7, 13))):
+            cells = np.nonzero(np.isin(frame, list(classes)) & ~covered)[0]
+            if len(cells):
+                rendered[side].append(set_tone(board, cells))
+    photographs = {}
+    for label in json.loads((Path(real) / "labels.json").read_text()):
+        if not label["file"].endswith(".jpg") or label["white_side"] is None:
+            continue
+        board = rectify(cv2.imread(str(Path(real) / label["file"])), label["corners"])
+        on = lambda ranks: [cell(label["white_side"], f, r) for f in range(8) for r in ranks]
+        photographs[label["file"]] = {"white": round(set_tone(board, on((0, 1)))),
+                                      "black": round(set_tone(board, on((6, 7))))}
+    percentiles = (1, 5, 50, 95, 99)
+    return {
+        "rendered_frames": len(images),
+        "rendered_percentiles": list(percentiles),
+        **{f"rendered_{side}": np.percentile(v, percentiles).round().tolist() for side, v in rendered.items()},
+        "real_start_positions": photographs,
+    }
+
+
 def evaluate_model(model_path, heldout, turns=1):
     """The model card's rendered figures, with ONNX Runtime (the runtime the
     referee uses), each board read in `turns` quarter turns averaged."""
@@ -584,6 +624,9 @@ def main():
     e.add_argument("--turns", type=int, choices=(1, 4), default=1,
                    help="read each board in this many quarter turns averaged: 1 as a video frame "
                         "is read, 4 as `referee detect` reads a still")
+    o = sub.add_parser("tones", help="how light White's and Black's sets look, rendered and real")
+    o.add_argument("--heldout", required=True)
+    o.add_argument("--real", default="../shared/data/real")
     args = parser.parse_args()
     if args.command == "train":
         torch.set_num_threads(args.threads)
@@ -593,6 +636,8 @@ def main():
     elif args.command == "context":
         torch.set_num_threads(args.threads)
         train_context(args)
+    elif args.command == "tones":
+        print(json.dumps(set_tones(args.heldout, args.real), indent=1))
     else:
         print(json.dumps(evaluate_model(args.model, args.heldout, args.turns), indent=1))
 
