@@ -76,6 +76,10 @@ pub struct Event {
     /// For `clock`: the time left on the presser's clock, in seconds (an
     /// extension of §1, written to PGN as `[%clk]`).
     pub remaining: Option<f64>,
+    /// Not seen as it happened: found afterwards by the search for moves
+    /// the eyes missed (an extension of §1, `"recovered": true`); the move
+    /// it forms is marked for the arbiter to check.
+    pub recovered: bool,
 }
 
 impl Event {
@@ -87,6 +91,7 @@ impl Event {
             side: None,
             confidence: None,
             remaining: None,
+            recovered: false,
         }
     }
 
@@ -175,12 +180,23 @@ impl Event {
             }
             r => r,
         };
+        let recovered = match object.get("recovered") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                return Err(ParseEventError::new(
+                    "recovered",
+                    format!("expected true or false, got {other}"),
+                ));
+            }
+        };
         Ok(Self {
             t,
             action,
             side,
             confidence,
             remaining,
+            recovered,
         })
     }
 
@@ -257,6 +273,9 @@ impl Serialize for Event {
         }
         if let Some(remaining) = self.remaining {
             map.serialize_entry("remaining", &remaining)?;
+        }
+        if self.recovered {
+            map.serialize_entry("recovered", &true)?;
         }
         map.end()
     }

@@ -80,6 +80,9 @@ pub fn write_pgn(
         if let Some(seconds) = record.clock {
             comments.push(format!("[%clk {}]", clock_text(seconds)));
         }
+        if record.recovered {
+            comments.push("recovered".into());
+        }
         comments.extend(
             incidents
                 .iter()
@@ -190,6 +193,7 @@ mod tests {
             uci: String::new(),
             t: 0.0,
             clock,
+            recovered: false,
         };
         let moves = [
             record(1, "e4", Some(598.0)),

@@ -63,6 +63,8 @@ struct Turn {
     adjust_declared: bool,
     /// The first piece added on a promotion square (4.4d).
     promotion: Option<(Square, Role)>,
+    /// Some event of this turn's move was recovered, not seen as it happened.
+    recovered: bool,
 }
 
 /// Referees one game.
@@ -171,6 +173,7 @@ impl Referee {
             }
         }
         if actor == self.pos.turn() {
+            self.turn.recovered |= event.recovered;
             self.act(event, &mut updates)?;
         } else {
             self.act_out_of_turn(event, actor, &mut updates)?;
@@ -538,6 +541,7 @@ impl Referee {
             uci: m.to_uci(CastlingMode::Standard).to_string(),
             t,
             clock: remaining,
+            recovered: self.turn.recovered,
         };
         if let Some(breach) = breach {
             let incident = Incident {

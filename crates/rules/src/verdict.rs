@@ -45,6 +45,10 @@ pub struct MoveRecord {
     /// Time left on the mover's clock after the press, seconds, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<f64>,
+    /// Found afterwards by the search for moves the eyes missed, not seen
+    /// as it was made: for the arbiter to check (`{recovered}` in PGN).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub recovered: bool,
 }
 
 /// The fixed vocabulary of incidents (contracts.md §2; extend, never rename).

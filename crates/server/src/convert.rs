@@ -34,6 +34,7 @@ pub fn event(event: &Event) -> pb::PhysicalEvent {
             None => pb::Side::Unspecified as i32,
         },
         confidence: event.confidence.unwrap_or(1.0),
+        recovered: event.recovered,
     }
 }
 
@@ -54,6 +55,9 @@ pub fn event_back(event: &pb::PhysicalEvent) -> Result<Event, String> {
     if event.confidence < 1.0 {
         object.insert("confidence".into(), f64::from(event.confidence).into());
     }
+    if event.recovered {
+        object.insert("recovered".into(), true.into());
+    }
     Event::from_json(&Value::Object(object)).map_err(|e| e.to_string())
 }
 
@@ -64,6 +68,7 @@ pub fn move_record(m: &MoveRecord) -> pb::Move {
         san: m.san.clone(),
         uci: m.uci.clone(),
         t: m.t,
+        recovered: m.recovered,
     }
 }
 

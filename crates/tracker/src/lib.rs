@@ -20,11 +20,21 @@
 //! the board, never becomes a move. The events describe what the hands did
 //! (castling begun with the rook shows as such); the rules engine judges.
 
+mod belief;
+mod decode;
+
 use shakmaty::{
     Bitboard, Board, CastlingSide, Chess, Color, Move, Piece, Position, Rank, Role, Square,
 };
 
 use referee_rules::{Action, Event};
+
+pub use belief::{BoardBelief, FLOOR, SquareBelief, differing};
+pub use decode::{
+    BEAM, Continuation, DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_PLIES, DECIDE_SECONDS, Decided,
+    MAX_RESIDUE, PLY_COST, RECOVER_BEAM, RECOVER_PLIES, RECOVER_SECONDS, RESIDUE_MARGIN,
+    StillDecision, continuations, decide, ranked,
+};
 
 /// One frame as the eyes saw it.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,6 +90,11 @@ pub struct Observation {
     /// How much of each square's picture changed since the previous frame
     /// (percent of its pixels), by `Square` index: where a hand moves.
     pub motion: [f32; 64],
+    /// What the eyes believe stands on each square, every pair of eyes
+    /// fused, squares under a hand unknown ([`BoardBelief::unknown`] from
+    /// eyes that give none): the still board's position is decided by it
+    /// where the change alone reads no move.
+    pub belief: BoardBelief,
 }
 
 /// What one frame made known.
@@ -101,6 +116,8 @@ struct Reading {
     completed: Vec<Move>,
     /// The boards the table passes through, each made by that side's hand.
     steps: Vec<(Color, Board)>,
+    /// Found by the search for moves the eyes missed ([`Decided::Recovered`]).
+    recovered: bool,
 }
 
 impl Reading {
@@ -300,6 +317,8 @@ pub const STABLE_RUN_SECONDS: f64 = 0.35;
 /// time, and 31 of its 44 wrong squares on the held-out set are neighbours:
 /// `scripts/train_detector evaluate`).
 pub const REACH_SECONDS: f64 = 0.5;
+/// Seconds between two frames past which nobody watched the board.
+pub const GAP_SECONDS: f64 = 1.0;
 
 /// A touch seen and not yet reported.
 #[derive(Debug, Clone, Copy)]
@@ -412,6 +431,12 @@ pub struct Tracker {
     /// once it touched the square (art. 4.4d), even if it was exchanged
     /// before the picture was still.
     promotion_chosen: Option<(Square, Role)>,
+    /// The likelihood decoder's verdict on the still board.
+    decision: StillDecision,
+    /// Nobody watched for a while (frames lost for [`GAP_SECONDS`], the
+    /// camera reconnected) and the board has not been seen as the table
+    /// since: the next move read was made unseen, and is recovered.
+    unwatched: bool,
 }
 
 impl Tracker {
@@ -442,12 +467,29 @@ impl Tracker {
             two_handed: Vec::new(),
             promotion_read: None,
             promotion_chosen: None,
+            decision: StillDecision::default(),
+            unwatched: false,
+        }
+    }
+
+    /// A tracker for a game resumed at `pos` after nobody watched it (a
+    /// camera reconnected, the service restarted): moves made meanwhile
+    /// are recovered once the board has read as the position they reach.
+    pub fn resumed(pos: Chess) -> Self {
+        Self {
+            unwatched: true,
+            ..Self::new(pos)
         }
     }
 
     /// The position after the moves seen so far.
     pub fn position(&self) -> &Chess {
         &self.pos
+    }
+
+    /// What stands on the board as the events so far leave it.
+    pub fn table(&self) -> &Board {
+        &self.table
     }
 
     /// Takes one frame.
@@ -490,6 +532,7 @@ impl Tracker {
             self.press_waiting = false;
         }
         step.idle = obs.changed == 0
+            && !self.decision.pending()
             && self.held.is_empty()
             && !self.press_waiting
             && self.press_unseen.is_none();
@@ -550,6 +593,7 @@ impl Tracker {
         self.last_accepted = accepted;
         self.promotion_read = None;
         self.promotion_chosen = None;
+        self.decision.reset();
         // A fingertip resting as the move is read is the mover's hand
         // leaving it: it becomes no touch (nor glimpse) of the next turn
         // unless it goes elsewhere and rests again.
@@ -652,6 +696,9 @@ impl Tracker {
     /// Reads one frame's board: touches, and moves once the board is still.
     fn read_frame(&mut self, obs: &Observation) -> Step {
         let mut step = Step::default();
+        if self.last_frame.is_some_and(|last| obs.t - last >= GAP_SECONDS) {
+            self.unwatched = true;
+        }
         self.follow_fingertip(obs);
         for (index, first) in self.first_changed.iter_mut().enumerate() {
             if obs.changed & (1 << index) != 0 && first.is_none() {
@@ -675,6 +722,7 @@ impl Tracker {
         // the board under the hand is not seen.
         if !obs.still || obs.changed & obs.covered != 0 {
             self.last_motion = obs.t;
+            self.decision.reset();
             // Motion away from a change waiting to be read (a hand at the
             // clock, across the board's corner) neither counts nor resets it.
             if !self.pending.as_ref().is_some_and(|p| p.holds_in(obs)) {
@@ -683,6 +731,14 @@ impl Tracker {
             return step;
         }
         if obs.changed == 0 {
+            if let Some(reading) = self.decoded(obs) {
+                self.take_reading(reading, 0, &mut step);
+                return step;
+            }
+            if self.decision.explained() {
+                // Seen as the table: nothing more was missed.
+                self.unwatched = false;
+            }
             // The board as accepted, nothing moving: a touch stands alone.
             self.pending = None;
             self.report_held(&mut step.events, &[], obs.t);
@@ -740,6 +796,7 @@ impl Tracker {
             };
             completed.or_else(unseen_first).map(|reading| (reading, 0))
         });
+        let reading = reading.or_else(|| self.decoded(obs).map(|reading| (reading, 0)));
         tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.0.steps), "still change");
         if let Some((reading, shifted)) = reading {
             self.take_reading(reading, shifted, &mut step);
@@ -803,7 +860,13 @@ impl Tracker {
             step.accept |= board_difference(&self.table, &target);
             self.table = target;
         }
+        let reported = step.events.len();
         self.report_held(&mut step.events, &moves, t);
+        if reading.recovered || self.unwatched {
+            for event in &mut step.events[reported..] {
+                event.recovered = true;
+            }
+        }
         self.move_read(step.accept);
     }
 
@@ -968,6 +1031,7 @@ impl Tracker {
         Some(Reading {
             completed: [unseen.completed, then.completed].concat(),
             steps: [unseen.steps, then.steps].concat(),
+            recovered: false,
         })
     }
 
@@ -988,6 +1052,49 @@ impl Tracker {
         Some(Reading {
             completed,
             steps: vec![(from.turn(), board)],
+            recovered: false,
+        })
+    }
+
+    /// The position the likelihood decoder has decided on this still board,
+    /// from where the next move is made, as a reading: each move a step of
+    /// its side's hand, a pawn promoting to the piece the eyes read on its
+    /// square (a queen when they read none).
+    fn decoded(&mut self, obs: &Observation) -> Option<Reading> {
+        let (completed, from) = self.next_move_from()?;
+        let (best, how) = self.decision.observe(&from, &obs.belief, obs.t)?;
+        let mut position = from;
+        let mut steps = Vec::new();
+        for m in best.moves {
+            let m = match m {
+                Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion: Some(_),
+                } => Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion: Some(
+                        obs.promoted[usize::from(to)]
+                            .filter(|p| p.color == position.turn())
+                            .map_or(Role::Queen, |p| p.role),
+                    ),
+                },
+                m => m,
+            };
+            let mover = position.turn();
+            position.play_unchecked(m);
+            steps.push((mover, position.board().clone()));
+        }
+        tracing::debug!(t = obs.t, plies = steps.len(), gain = best.gain, ?how, "a still board decided by likelihood");
+        Some(Reading {
+            completed,
+            steps,
+            recovered: how == Decided::Recovered,
         })
     }
 
@@ -1105,6 +1212,7 @@ impl Tracker {
                 return Some(Reading {
                     completed: vec![m0],
                     steps: vec![(!us, board)],
+                    recovered: false,
                 });
             }
         }
@@ -1118,6 +1226,7 @@ impl Tracker {
             return Some(Reading {
                 completed: Vec::new(),
                 steps,
+                recovered: false,
             });
         }
         // The piece a pawn just promoted to exchanged for another (art.
@@ -1132,6 +1241,7 @@ impl Tracker {
             return Some(Reading {
                 completed: Vec::new(),
                 steps: vec![(us, result(&self.pos, &m).board().clone())],
+                recovered: false,
             });
         }
         // A piece moved where it may not go, put back: the table is the
@@ -1145,6 +1255,7 @@ impl Tracker {
             return Some(Reading {
                 completed: Vec::new(),
                 steps: vec![(us, self.pos.board().clone())],
+                recovered: false,
             });
         }
         let (mut completed, from) = match standing {
@@ -1168,7 +1279,11 @@ impl Tracker {
             }
             pos = next;
         }
-        Some(Reading { completed, steps })
+        Some(Reading {
+            completed,
+            steps,
+            recovered: false,
+        })
     }
 
     /// A fingertip resting on a piece for [`DWELL_FRAMES`] is a deliberate
@@ -1707,6 +1822,7 @@ mod tests {
             promoted: [None; 64],
             still,
             motion: [0.0; 64],
+            belief: BoardBelief::unknown(),
         }
     }
 

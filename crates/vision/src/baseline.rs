@@ -83,6 +83,10 @@ fn features(board: &RectifiedBoard) -> Result<Vec<[f32; 4]>> {
         .collect())
 }
 
+/// The least spread of the calibration squares about their centroids
+/// (squared colour distance): a perfectly clean render is not infinitely sure.
+const MIN_SPREAD: f32 = 25.0;
+
 /// Share of a square's measured window that shows the square around a piece.
 const BACKGROUND_SHOWING: f32 = 0.5;
 
@@ -99,6 +103,9 @@ fn distance(a: [f32; 4], b: [f32; 4]) -> f32 {
 pub struct ColourBaseline {
     /// [parity][empty, white, black].
     centroids: [[[f32; 4]; 3]; 2],
+    /// The mean squared distance of a calibration square to its own
+    /// class's centroid: the scale of [`Self::probabilities`].
+    spread: f32,
 }
 
 impl ColourBaseline {
@@ -139,7 +146,13 @@ impl ColourBaseline {
                 };
             }
         }
-        Ok(Some(Self { centroids }))
+        let own: f32 = features
+            .iter()
+            .enumerate()
+            .map(|(cell, f)| distance(*f, centroids[parity(cell)][class(known[cell])]))
+            .sum();
+        let spread = (own / 64.0).max(MIN_SPREAD);
+        Ok(Some(Self { centroids, spread }))
     }
 
     /// How much lighter White's pieces are than Black's, summed over both
@@ -158,6 +171,22 @@ impl ColourBaseline {
         let empty = class(Occupant::Empty);
         let p = parity(cell);
         brightness(self.centroids[p][empty]) < brightness(self.centroids[1 - p][empty])
+    }
+
+    /// How likely each cell of a board is to be empty, to hold a White
+    /// piece or a Black one (by rectified cell; each row sums to 1): the
+    /// nearer a centroid, the likelier, on the scale of the calibration
+    /// squares' own spread.
+    pub fn probabilities(&self, board: &RectifiedBoard) -> Result<[[f32; 3]; 64]> {
+        let features = features(board)?;
+        Ok(std::array::from_fn(|cell| {
+            let centroids = &self.centroids[parity(cell)];
+            let d = centroids.map(|c| distance(features[cell], c) / self.spread);
+            let nearest = d.iter().copied().fold(f32::INFINITY, f32::min);
+            let weights = d.map(|x| (nearest - x).exp());
+            let total: f32 = weights.iter().sum();
+            weights.map(|w| w / total)
+        }))
     }
 
     /// Reads every cell of a board.

@@ -60,6 +60,9 @@ const SHIFTED_MEDIAN: f32 = 8.0;
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoardReading {
     pub occupancy: [Option<Color>; 64],
+    /// How likely the colours find each square empty, White's or Black's
+    /// (by square index; [`ColourBaseline::probabilities`]).
+    pub colours: [[f32; 3]; 64],
     /// Squares that differ from the last accepted picture, one bit per square index.
     pub changed: u64,
     /// How much each square differs from it, by square index.
@@ -199,9 +202,10 @@ impl Eyes {
     /// Reads a rectified frame (the `detect` stage).
     pub fn detect(&mut self, board: &RectifiedBoard) -> Result<BoardReading> {
         let change = self.change.observe(board)?;
-        let cells = self.baseline.read(board)?;
+        let cells = self.baseline.probabilities(board)?;
         let mut reading = BoardReading {
             occupancy: [None; 64],
+            colours: [[0.0; 3]; 64],
             changed: 0,
             scores: [0.0; 64],
             motion: change.motion,
@@ -211,10 +215,14 @@ impl Eyes {
             let cell = self
                 .orientation
                 .cell(usize::from(sq.file() as u8), usize::from(sq.rank() as u8));
-            reading.occupancy[usize::from(sq)] = match cells[cell] {
-                Occupant::Empty => None,
-                Occupant::White => Some(Color::White),
-                Occupant::Black => Some(Color::Black),
+            let p = cells[cell];
+            reading.colours[usize::from(sq)] = p;
+            reading.occupancy[usize::from(sq)] = if p[0] >= p[1] && p[0] >= p[2] {
+                None
+            } else if p[1] >= p[2] {
+                Some(Color::White)
+            } else {
+                Some(Color::Black)
             };
             reading.scores[usize::from(sq)] = change.scores[cell];
             reading.square_motion[usize::from(sq)] = change.cell_motion[cell];

@@ -6,6 +6,7 @@
 //! in the first frame when not given), the game's referee. Output: a [`Seen`] a frame (the physical events the frame
 //! completed and what the rules made of them).
 
+mod belief;
 mod hands;
 
 use std::collections::VecDeque;
@@ -19,7 +20,9 @@ use referee_vision::{
     BoardCorners, ClockWatch, Detection, Error, Eyes, FAINT_CHANGE, HAND_THRESHOLD, Occupant,
     Orientation, locate_board,
 };
-use shakmaty::{Color, Piece, Rank, Role, Square};
+use shakmaty::{Bitboard, Color, Piece, Rank, Role, Square};
+
+use crate::belief::Fusion;
 
 pub use hands::{
     Fingertip, HandPath, HandSource, HandsSeen, REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES,
@@ -66,6 +69,8 @@ pub struct BoardWatch {
     /// eyes' corners (again when those move).
     clock: Option<ClockWatch>,
     tracker: Tracker,
+    /// Both pairs of eyes fused into the tracker's belief.
+    fusion: Fusion,
     referee: Referee,
     /// When the eyes last tried following the camera (seconds).
     realigned_at: f64,
@@ -86,6 +91,7 @@ impl BoardWatch {
             clock: None,
             outside: VecDeque::new(),
             tracker: Tracker::new(referee.position().clone()),
+            fusion: Fusion::default(),
             referee,
             realigned_at: f64::NEG_INFINITY,
             times: StageTimes::default(),
@@ -127,7 +133,9 @@ impl BoardWatch {
         self.eyes = None;
         self.clock = None;
         self.hands.reset();
-        self.tracker = Tracker::new(self.referee.position().clone());
+        // The venue stays: the same set in the same light. Moves made
+        // while nobody watched are recovered from the board as it reads.
+        self.tracker = Tracker::resumed(self.referee.position().clone());
     }
 
     /// The board's corners: given, or found in the first frame.
@@ -184,17 +192,34 @@ impl BoardWatch {
             .hands
             .look(image, &eyes.corners(), eyes.orientation())?;
         let at_clock = at_clock(&mut self.clock, image, eyes)?;
-        // A still picture unlike the accepted one, or one after a press of
-        // the clock that ended no move seen: the detector's second opinion
-        // on what stands where (it sees a light piece on a light square
-        // that the colours may miss).
+        // On a still picture: the detector's reading, for the belief, and
+        // where the colours left a move in doubt, as a second opinion on
+        // what stands where (it sees a light piece on a light square that
+        // the colours may miss).
         let asked = reading.differs() || self.tracker.asks_detector();
-        let detected = if reading.still() && asked {
-            self.hands
-                .detect_board(image, &eyes.corners())?
-                .map_or([None; 64], |d| detected(d, eyes.orientation()))
+        let detection = if reading.still() {
+            self.hands.detect_board(image, &eyes.corners())?
         } else {
-            [None; 64]
+            None
+        };
+        let covered = Bitboard(hands.covered);
+        if let Some(detection) = detection
+            && !self.fusion.knows_venue()
+            && self.tracker.table() == self.tracker.position().board()
+        {
+            self.fusion.learn(
+                detection,
+                eyes.orientation(),
+                self.tracker.table(),
+                covered,
+            );
+        }
+        let belief = self
+            .fusion
+            .belief(&reading.colours, detection, eyes.orientation(), covered);
+        let detected = match detection {
+            Some(d) if asked => detected(d, eyes.orientation()),
+            _ => [None; 64],
         };
         self.times.detect = colours_ms + elapsed_ms(clock);
         let clock = Instant::now();
@@ -216,6 +241,7 @@ impl BoardWatch {
                 .map_or([None; 64], |d| promoted(d, eyes.orientation())),
             still: reading.still(),
             motion: reading.square_motion,
+            belief,
         });
         if step.accept != 0 {
             eyes.accept(&board, step.accept)?;

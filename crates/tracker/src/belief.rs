@@ -1,0 +1,173 @@
+//! The eyes' belief about the board: for each square, how likely it is to
+//! be empty, to hold a White piece or a Black one, as log-likelihoods fused
+//! from every pair of eyes; a square a hand covers is unknown, not guessed.
+//!
+//! Input: per-square probabilities from the colour baseline and the learned
+//! detector (each floored, so that no single square's reading can outweigh
+//! a whole move). Output: the score of any board, the sum of its squares'
+//! log-likelihoods, which the move decoder compares across the positions
+//! legal moves reach.
+
+use shakmaty::{Bitboard, Board, Color, Square};
+
+/// The least probability a reading gives any occupant: a square read
+/// wrong costs at most `ln(1 / FLOOR)` against the truth.
+pub const FLOOR: f32 = 0.03;
+
+/// The three things a square can hold, in the order of [`SquareBelief`].
+const OCCUPANTS: [Option<Color>; 3] = [None, Some(Color::White), Some(Color::Black)];
+
+fn index(occupant: Option<Color>) -> usize {
+    match occupant {
+        None => 0,
+        Some(Color::White) => 1,
+        Some(Color::Black) => 2,
+    }
+}
+
+/// Log-likelihoods of empty, White, Black on one square.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SquareBelief(pub [f32; 3]);
+
+impl SquareBelief {
+    /// From probabilities of empty, White and Black (any scale), each
+    /// floored at [`FLOOR`] once normalised.
+    pub fn from_probabilities(p: [f32; 3]) -> Self {
+        let total: f32 = p.iter().sum();
+        if !total.is_finite() || total <= 0.0 {
+            return Self::default();
+        }
+        Self(p.map(|x| (x / total).max(FLOOR).ln()))
+    }
+
+    /// The log-likelihood of `occupant` here.
+    pub fn of(self, occupant: Option<Color>) -> f32 {
+        self.0[index(occupant)]
+    }
+
+    /// The likeliest occupant and by how much (log-likelihood) it beats the next.
+    pub fn likeliest(self) -> (Option<Color>, f32) {
+        let mut order = [0, 1, 2];
+        order.sort_by(|&a, &b| self.0[b].total_cmp(&self.0[a]));
+        (OCCUPANTS[order[0]], self.0[order[0]] - self.0[order[1]])
+    }
+}
+
+impl std::ops::Add for SquareBelief {
+    type Output = Self;
+    fn add(self, other: Self) -> Self {
+        Self(std::array::from_fn(|k| self.0[k] + other.0[k]))
+    }
+}
+
+/// One frame's belief about every square, by `Square` index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardBelief {
+    squares: [Option<SquareBelief>; 64],
+}
+
+impl Default for BoardBelief {
+    fn default() -> Self {
+        Self::unknown()
+    }
+}
+
+impl BoardBelief {
+    /// Nothing known about any square.
+    pub fn unknown() -> Self {
+        Self {
+            squares: [None; 64],
+        }
+    }
+
+    /// Whether some square is known.
+    pub fn is_informed(&self) -> bool {
+        self.squares.iter().any(Option::is_some)
+    }
+
+    /// Adds a reading of `sq` (fused with any reading already there).
+    pub fn add(&mut self, sq: Square, reading: SquareBelief) {
+        let slot = &mut self.squares[usize::from(sq)];
+        *slot = Some(slot.map_or(reading, |known| known + reading));
+    }
+
+    /// Forgets what is known of `squares` (a hand covers them).
+    pub fn hide(&mut self, squares: Bitboard) {
+        for sq in squares {
+            self.squares[usize::from(sq)] = None;
+        }
+    }
+
+    pub fn get(&self, sq: Square) -> Option<SquareBelief> {
+        self.squares[usize::from(sq)]
+    }
+
+    /// The squares with a reading.
+    pub fn known(&self) -> Bitboard {
+        Square::ALL
+            .into_iter()
+            .filter(|sq| self.get(*sq).is_some())
+            .collect()
+    }
+
+    /// How much likelier `to` is than `from` (log-likelihood, summed over
+    /// the known squares where their occupants differ).
+    pub fn gain(&self, from: &Board, to: &Board) -> f32 {
+        differing(from, to)
+            .into_iter()
+            .filter_map(|sq| {
+                let b = self.get(sq)?;
+                Some(b.of(to.color_at(sq)) - b.of(from.color_at(sq)))
+            })
+            .sum()
+    }
+
+    /// The squares of `board` the belief reads otherwise, each with the margin
+    /// of the occupant read over the one `board` holds there.
+    pub fn against(&self, board: &Board) -> Vec<(Square, f32)> {
+        Square::ALL
+            .into_iter()
+            .filter_map(|sq| {
+                let b = self.get(sq)?;
+                let (read, _) = b.likeliest();
+                let held = board.color_at(sq);
+                (read != held).then(|| (sq, b.of(read) - b.of(held)))
+            })
+            .collect()
+    }
+}
+
+/// The squares whose occupant (empty, White, Black) differs between two boards.
+pub fn differing(a: &Board, b: &Board) -> Bitboard {
+    (a.white() ^ b.white()) | (a.black() ^ b.black())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_floored_reading_never_costs_more_than_its_floor() {
+        let sure = SquareBelief::from_probabilities([1.0, 0.0, 0.0]);
+        assert_eq!(sure.likeliest().0, None);
+        assert!((sure.of(Some(Color::Black)) - FLOOR.ln()).abs() < 1e-6);
+        assert_eq!(SquareBelief::from_probabilities([f32::NAN, 1.0, 1.0]), SquareBelief::default());
+    }
+
+    #[test]
+    fn a_move_s_gain_counts_only_known_squares_that_it_changes() {
+        let start = Board::default();
+        let mut after = start.clone();
+        let pawn = after.remove_piece_at(Square::E2).expect("a pawn on e2");
+        after.set_piece_at(Square::E4, pawn);
+        let mut belief = BoardBelief::unknown();
+        belief.add(Square::E2, SquareBelief::from_probabilities([0.9, 0.05, 0.05]));
+        belief.add(Square::E4, SquareBelief::from_probabilities([0.1, 0.8, 0.1]));
+        belief.add(Square::A8, SquareBelief::from_probabilities([0.9, 0.05, 0.05]));
+        assert!(belief.gain(&start, &after) > 3.0);
+        belief.hide(Bitboard::from_square(Square::E4));
+        let one_square = belief.gain(&start, &after);
+        assert!((one_square - (0.9f32.ln() - 0.05f32.ln())).abs() < 1e-5);
+        assert_eq!(belief.against(&start).len(), 2, "e2 and a8 read otherwise");
+    }
+}
