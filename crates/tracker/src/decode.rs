@@ -95,7 +95,7 @@ pub fn continuations(
 
 /// How much likelier (log-likelihood) the position decided must be than the
 /// table and than any other continuation: about one square read clearly.
-pub const DECIDE_MARGIN: f32 = 3.0;
+pub const DECIDE_MARGIN: f32 = 1.0;
 /// Plies looked ahead on a still board: the mover going on, the reply,
 /// runs of moves made without a pause.
 pub const DECIDE_PLIES: usize = 4;
@@ -172,6 +172,20 @@ impl StillDecision {
             return None;
         }
         let unexplained = residue(belief, from.board()) > 0;
+        if tracing::enabled!(tracing::Level::TRACE) {
+            let best = ranked(from, belief, DECIDE_PLIES, BEAM);
+            tracing::trace!(
+                t,
+                table_residue = ?belief.against(from.board()),
+                best = ?best.as_ref().map(|(c, margin)| (
+                    c.moves.iter().map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()).collect::<Vec<_>>(),
+                    c.gain,
+                    *margin,
+                    residue(belief, c.position.board()),
+                )),
+                "still board"
+            );
+        }
         self.unexplained_since = unexplained.then(|| self.unexplained_since.unwrap_or(t));
         let mut decided = decide(from, belief, DECIDE_PLIES, BEAM).map(|d| (d, Decided::Read));
         // The deep search once the board has read unexplained a while,

@@ -1061,11 +1061,12 @@ impl Tracker {
     /// its side's hand, a pawn promoting to the piece the eyes read on its
     /// square (a queen when they read none).
     fn decoded(&mut self, obs: &Observation) -> Option<Reading> {
-        let (completed, from) = self.next_move_from()?;
+        let (mut completed, from) = self.next_move_from()?;
         let (best, how) = self.decision.observe(&from, &obs.belief, obs.t)?;
         let mut position = from;
         let mut steps = Vec::new();
-        for m in best.moves {
+        let plies = best.moves.len();
+        for (index, m) in best.moves.into_iter().enumerate() {
             let m = match m {
                 Move::Normal {
                     role,
@@ -1089,6 +1090,10 @@ impl Tracker {
             let mover = position.turn();
             position.play_unchecked(m);
             steps.push((mover, position.board().clone()));
+            // Every move but the last is completed by the next one.
+            if index + 1 < plies {
+                completed.push(m);
+            }
         }
         tracing::debug!(t = obs.t, plies = steps.len(), gain = best.gain, ?how, "a still board decided by likelihood");
         Some(Reading {

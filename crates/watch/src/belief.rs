@@ -13,14 +13,87 @@ use referee_vision::{Detection, HAND_THRESHOLD, Occupant, Orientation, VenueMode
 use shakmaty::{Bitboard, Board, Color, Square};
 
 /// The belief's eyes, and what they have learnt of this venue.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Fusion {
     venue: Option<VenueModel>,
+    /// Each pair of eyes' bias on each square (by `Square` index), as
+    /// log-likelihoods over empty, White, Black: how much more likely than
+    /// the truth they found each occupant the last time the square's
+    /// occupant was known (a neighbour leaning over it, a streak in the
+    /// wood). Taken off what they read there since.
+    colour_bias: [[f32; 3]; 64],
+    detector_bias: [[f32; 3]; 64],
+}
+
+impl Default for Fusion {
+    fn default() -> Self {
+        Self {
+            venue: None,
+            colour_bias: [[0.0; 3]; 64],
+            detector_bias: [[0.0; 3]; 64],
+        }
+    }
+}
+
+/// One frame's readings by each pair of eyes, by `Square` index, as
+/// log-likelihoods over empty, White, Black (`None`: not read there).
+#[derive(Debug, Clone)]
+pub struct Readings {
+    colours: [[f32; 3]; 64],
+    detector: [Option<[f32; 3]>; 64],
 }
 
 /// The rectified cell of `sq` when the board lies `orientation`.
 fn cell_of(sq: Square, orientation: Orientation) -> usize {
     orientation.cell(usize::from(sq.file()), usize::from(sq.rank()))
+}
+
+fn index(occupant: Option<Color>) -> usize {
+    match occupant {
+        None => 0,
+        Some(Color::White) => 1,
+        Some(Color::Black) => 2,
+    }
+}
+
+fn log_likelihoods(p: [f32; 3]) -> [f32; 3] {
+    SquareBelief::from_probabilities(p).0
+}
+
+/// How much more likely than the truth `read` found each occupant (never below 0).
+fn bias(read: [f32; 3], truth: Option<Color>) -> [f32; 3] {
+    let true_ll = read[index(truth)];
+    read.map(|ll| (ll - true_ll).max(0.0))
+}
+
+fn unbiased(read: [f32; 3], bias: [f32; 3]) -> SquareBelief {
+    SquareBelief(std::array::from_fn(|k| read[k] - bias[k]))
+}
+
+impl Readings {
+    /// The colours' probabilities by square index, and the detector's
+    /// reading where it ran (adapted to the venue once learnt) and sees no
+    /// hand over the cell.
+    pub fn new(
+        fusion: &Fusion,
+        colours: &[[f32; 3]; 64],
+        detection: Option<&Detection>,
+        orientation: Orientation,
+    ) -> Self {
+        let adapted = detection.and_then(|d| fusion.venue.as_ref().map(|v| v.adapt(d)));
+        let detection = adapted.as_ref().or(detection);
+        Self {
+            colours: colours.map(log_likelihoods),
+            detector: std::array::from_fn(|index| {
+                let cell = &detection?.cells[cell_of(Square::new(index as u32), orientation)];
+                (cell.hand < HAND_THRESHOLD).then(|| {
+                    let white: f32 = cell.classes[1..7].iter().sum();
+                    let black: f32 = cell.classes[7..13].iter().sum();
+                    log_likelihoods([cell.classes[0], white, black])
+                })
+            }),
+        }
+    }
 }
 
 impl Fusion {
@@ -51,35 +124,56 @@ impl Fusion {
         }
     }
 
-    /// The belief of one frame: the colours' reading of every square (by
-    /// square index), the detector's where it ran (adapted to the venue
-    /// once learnt) and no hand is over the cell, nothing on `covered`.
-    pub fn belief(
-        &self,
-        colours: &[[f32; 3]; 64],
-        detection: Option<&Detection>,
-        orientation: Orientation,
-        covered: Bitboard,
-    ) -> BoardBelief {
+    /// The frame read as `readings` is known to show `table` on `squares`:
+    /// each pair of eyes' bias there is learnt afresh.
+    pub fn confirm(&mut self, readings: &Readings, table: &Board, squares: Bitboard) {
+        for sq in squares {
+            let (i, truth) = (usize::from(sq), table.color_at(sq));
+            self.colour_bias[i] = bias(readings.colours[i], truth);
+            if let Some(read) = readings.detector[i] {
+                self.detector_bias[i] = bias(read, truth);
+            }
+        }
+    }
+
+    /// The belief of one frame: what each pair of eyes read, less its bias
+    /// on each square, nothing on `covered`.
+    pub fn belief(&self, readings: &Readings, covered: Bitboard) -> BoardBelief {
         let mut belief = BoardBelief::unknown();
         for sq in Square::ALL {
-            belief.add(sq, SquareBelief::from_probabilities(colours[usize::from(sq)]));
-        }
-        if let Some(detection) = detection {
-            let adapted = self.venue.as_ref().map(|v| v.adapt(detection));
-            let detection = adapted.as_ref().unwrap_or(detection);
-            for sq in Square::ALL {
-                let cell = &detection.cells[cell_of(sq, orientation)];
-                if cell.hand >= HAND_THRESHOLD {
-                    continue;
-                }
-                let empty = cell.classes[0];
-                let white: f32 = cell.classes[1..7].iter().sum();
-                let black: f32 = cell.classes[7..13].iter().sum();
-                belief.add(sq, SquareBelief::from_probabilities([empty, white, black]));
+            let i = usize::from(sq);
+            belief.add(sq, unbiased(readings.colours[i], self.colour_bias[i]));
+            if let Some(read) = readings.detector[i] {
+                belief.add(sq, unbiased(read, self.detector_bias[i]));
             }
         }
         belief.hide(covered);
         belief
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_square_misread_the_same_way_as_when_known_is_no_evidence_of_a_change() {
+        // The colours read h3 as holding a White piece while it is empty.
+        let misread = [0.1, 0.85, 0.05];
+        let mut colours = [[0.9, 0.05, 0.05]; 64];
+        colours[usize::from(Square::H3)] = misread;
+        let readings = Readings {
+            colours: colours.map(log_likelihoods),
+            detector: [None; 64],
+        };
+        let mut fusion = Fusion::default();
+        let empty = Board::empty();
+        let belief = fusion.belief(&readings, Bitboard::EMPTY);
+        assert_eq!(belief.get(Square::H3).map(|b| b.likeliest().0), Some(Some(Color::White)));
+        fusion.confirm(&readings, &empty, Bitboard::FULL);
+        let belief = fusion.belief(&readings, Bitboard::EMPTY);
+        let h3 = belief.get(Square::H3).expect("read");
+        assert_eq!(h3.likeliest().0, None, "the bias is taken off");
+        assert!(h3.of(Some(Color::White)) - h3.of(None) <= 1e-6);
     }
 }

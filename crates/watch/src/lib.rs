@@ -20,9 +20,9 @@ use referee_vision::{
     BoardCorners, ClockWatch, Detection, Error, Eyes, FAINT_CHANGE, HAND_THRESHOLD, Occupant,
     Orientation, locate_board,
 };
-use shakmaty::{Bitboard, Color, Piece, Rank, Role, Square};
+use shakmaty::{Bitboard, Color, Piece, Position, Rank, Role, Square};
 
-use crate::belief::Fusion;
+use crate::belief::{Fusion, Readings};
 
 pub use hands::{
     Fingertip, HandPath, HandSource, HandsSeen, REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES,
@@ -71,6 +71,8 @@ pub struct BoardWatch {
     tracker: Tracker,
     /// Both pairs of eyes fused into the tracker's belief.
     fusion: Fusion,
+    /// The eyes' bias has been learnt on the game's known position.
+    confirmed: bool,
     referee: Referee,
     /// When the eyes last tried following the camera (seconds).
     realigned_at: f64,
@@ -92,6 +94,7 @@ impl BoardWatch {
             outside: VecDeque::new(),
             tracker: Tracker::new(referee.position().clone()),
             fusion: Fusion::default(),
+            confirmed: false,
             referee,
             realigned_at: f64::NEG_INFINITY,
             times: StageTimes::default(),
@@ -214,9 +217,14 @@ impl BoardWatch {
                 covered,
             );
         }
-        let belief = self
-            .fusion
-            .belief(&reading.colours, detection, eyes.orientation(), covered);
+        let readings = Readings::new(&self.fusion, &reading.colours, detection, eyes.orientation());
+        if !self.confirmed {
+            // The game's known position, on its first still frame.
+            self.confirmed = true;
+            self.fusion
+                .confirm(&readings, self.tracker.table(), !covered);
+        }
+        let belief = self.fusion.belief(&readings, covered);
         let detected = match detection {
             Some(d) if asked => detected(d, eyes.orientation()),
             _ => [None; 64],
@@ -245,6 +253,9 @@ impl BoardWatch {
         });
         if step.accept != 0 {
             eyes.accept(&board, step.accept)?;
+            // A move read: the table is known again where no hand is.
+            self.fusion
+                .confirm(&readings, self.tracker.table(), !covered);
         }
         self.times.track = elapsed_ms(clock);
         let clock = Instant::now();
