@@ -79,7 +79,15 @@ struct Read {
 }
 
 fn replay(video: &Path, corners: Option<&str>, truth: &[String]) -> Read {
-    let mut args = vec!["replay", video.to_str().expect("utf-8"), "--json"];
+    // Real hands: told from the footage, the detector's hands win on these
+    // stills (the players' arms reach in from the edges, cut off).
+    let mut args = vec![
+        "replay",
+        video.to_str().expect("utf-8"),
+        "--json",
+        "--hands",
+        "real",
+    ];
     if let Some(corners) = corners {
         args.extend(["--corners", corners]);
     }
@@ -114,7 +122,8 @@ fn the_real_game_on_a_wooden_set_is_read_as_played() {
     assert_eq!(truth.len(), stills.len() - 1, "one still a ply");
     let out = scratch("real-game");
     std::fs::create_dir_all(&out).expect("scratch");
-    for (hold, corners) in [(1.5, Some("0,0,480,0,480,480,0,480")), (0.5, Some("0,0,480,0,480,480,0,480"))] {
+    let corners = Some("0,0,480,0,480,480,0,480");
+    for hold in [1.5, 0.5] {
         let video = write_video(&stills, hold, &out);
         let read = replay(&video, corners, &truth);
         eprintln!(
@@ -125,5 +134,16 @@ fn the_real_game_on_a_wooden_set_is_read_as_played() {
             read.read,
             read.incidents
         );
+        // Where the likelihood decoder stands: the opening read as played
+        // (the referee read 2 plies before it). The issue asks for all 76.
+        assert!(
+            read.exact >= OPENING_READ,
+            "{hold} s a still: {} plies exact",
+            read.exact
+        );
     }
 }
+
+/// Plies of the real game read exactly before the first difference, at
+/// least, each still held 1.5 s or 0.5 s.
+const OPENING_READ: usize = 6;

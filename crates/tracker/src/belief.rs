@@ -151,7 +151,10 @@ mod tests {
         let sure = SquareBelief::from_probabilities([1.0, 0.0, 0.0]);
         assert_eq!(sure.likeliest().0, None);
         assert!((sure.of(Some(Color::Black)) - FLOOR.ln()).abs() < 1e-6);
-        assert_eq!(SquareBelief::from_probabilities([f32::NAN, 1.0, 1.0]), SquareBelief::default());
+        assert_eq!(
+            SquareBelief::from_probabilities([f32::NAN, 1.0, 1.0]),
+            SquareBelief::default()
+        );
     }
 
     #[test]
@@ -161,9 +164,18 @@ mod tests {
         let pawn = after.remove_piece_at(Square::E2).expect("a pawn on e2");
         after.set_piece_at(Square::E4, pawn);
         let mut belief = BoardBelief::unknown();
-        belief.add(Square::E2, SquareBelief::from_probabilities([0.9, 0.05, 0.05]));
-        belief.add(Square::E4, SquareBelief::from_probabilities([0.1, 0.8, 0.1]));
-        belief.add(Square::A8, SquareBelief::from_probabilities([0.9, 0.05, 0.05]));
+        belief.add(
+            Square::E2,
+            SquareBelief::from_probabilities([0.9, 0.05, 0.05]),
+        );
+        belief.add(
+            Square::E4,
+            SquareBelief::from_probabilities([0.1, 0.8, 0.1]),
+        );
+        belief.add(
+            Square::A8,
+            SquareBelief::from_probabilities([0.9, 0.05, 0.05]),
+        );
         assert!(belief.gain(&start, &after) > 3.0);
         belief.hide(Bitboard::from_square(Square::E4));
         let one_square = belief.gain(&start, &after);

@@ -70,8 +70,7 @@ pub fn continuations(
                     .map(|m| {
                         let mut position = c.position.clone();
                         position.play_unchecked(m);
-                        let gain =
-                            belief.gain(&table, position.board()) - PLY_COST * depth as f32;
+                        let gain = belief.gain(&table, position.board()) - PLY_COST * depth as f32;
                         let mut moves = c.moves.clone();
                         moves.push(m);
                         Continuation {
@@ -190,7 +189,9 @@ impl StillDecision {
         let mut decided = decide(from, belief, DECIDE_PLIES, BEAM).map(|d| (d, Decided::Read));
         // The deep search once the board has read unexplained a while,
         // then again each while it still does.
-        let recovering = self.standing.is_some_and(|(_, _, _, how)| how == Decided::Recovered);
+        let recovering = self
+            .standing
+            .is_some_and(|(_, _, _, how)| how == Decided::Recovered);
         if decided.is_none()
             && (recovering
                 || self.unexplained_since.is_some_and(|since| {
@@ -199,8 +200,8 @@ impl StillDecision {
                 }))
         {
             self.searched_at = Some(t);
-            decided = decide(from, belief, RECOVER_PLIES, RECOVER_BEAM)
-                .map(|d| (d, Decided::Recovered));
+            decided =
+                decide(from, belief, RECOVER_PLIES, RECOVER_BEAM).map(|d| (d, Decided::Recovered));
         }
         let Some((best, how)) = decided else {
             self.standing = None;
@@ -299,7 +300,8 @@ mod tests {
         let start = Chess::default();
         assert!(ranked(&start, &reading(start.board(), 0.9), 4, BEAM).is_none());
         let played = after(&["e2e4"]);
-        let (best, margin) = ranked(&start, &reading(played.board(), 0.9), 4, BEAM).expect("a move");
+        let (best, margin) =
+            ranked(&start, &reading(played.board(), 0.9), 4, BEAM).expect("a move");
         assert_eq!(best.position.board(), played.board());
         assert_eq!(best.moves.len(), 1);
         assert!(margin > 3.0, "margin {margin}");
@@ -348,14 +350,21 @@ mod recovery {
     fn moves_missed_beyond_a_run_are_recovered_once_the_board_has_read_so_a_while() {
         let mut pos = Chess::default();
         for uci in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"] {
-            let m = uci.parse::<shakmaty::uci::UciMove>().expect("uci").to_move(&pos).expect("legal");
+            let m = uci
+                .parse::<shakmaty::uci::UciMove>()
+                .expect("uci")
+                .to_move(&pos)
+                .expect("legal");
             pos.play_unchecked(m);
         }
         let belief = sure_of(pos.board());
         let mut decision = StillDecision::default();
         let start = Chess::default();
         assert!(decision.observe(&start, &belief, 0.0).is_none());
-        assert!(decision.observe(&start, &belief, 0.5).is_none(), "not before a second");
+        assert!(
+            decision.observe(&start, &belief, 0.5).is_none(),
+            "not before a second"
+        );
         let mut t = 1.0;
         let (found, how) = loop {
             if let Some(found) = decision.observe(&start, &belief, t) {
@@ -378,7 +387,11 @@ mod recovery {
         }
         let mut decision = StillDecision::default();
         for k in 0..30 {
-            assert!(decision.observe(&Chess::default(), &belief, f64::from(k) * 0.1).is_none());
+            assert!(
+                decision
+                    .observe(&Chess::default(), &belief, f64::from(k) * 0.1)
+                    .is_none()
+            );
         }
     }
 }

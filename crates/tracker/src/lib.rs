@@ -696,7 +696,10 @@ impl Tracker {
     /// Reads one frame's board: touches, and moves once the board is still.
     fn read_frame(&mut self, obs: &Observation) -> Step {
         let mut step = Step::default();
-        if self.last_frame.is_some_and(|last| obs.t - last >= GAP_SECONDS) {
+        if self
+            .last_frame
+            .is_some_and(|last| obs.t - last >= GAP_SECONDS)
+        {
             self.unwatched = true;
         }
         self.follow_fingertip(obs);
@@ -730,8 +733,11 @@ impl Tracker {
             }
             return step;
         }
+        // The likelihood decoder follows every still frame: its verdict
+        // stands on its own frames, whatever the change shows.
+        let mut decoded = self.decoded(obs);
         if obs.changed == 0 {
-            if let Some(reading) = self.decoded(obs) {
+            if let Some(reading) = decoded {
                 self.take_reading(reading, 0, &mut step);
                 return step;
             }
@@ -755,6 +761,9 @@ impl Tracker {
             frames,
         });
         if frames < STABLE_FRAMES || obs.t - since < STABLE_SECONDS {
+            if let Some(reading) = decoded {
+                self.take_reading(reading, 0, &mut step);
+            }
             return step;
         }
         let change = ChangeSet {
@@ -796,7 +805,7 @@ impl Tracker {
             };
             completed.or_else(unseen_first).map(|reading| (reading, 0))
         });
-        let reading = reading.or_else(|| self.decoded(obs).map(|reading| (reading, 0)));
+        let reading = reading.or_else(|| decoded.take().map(|reading| (reading, 0)));
         tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.0.steps), "still change");
         if let Some((reading, shifted)) = reading {
             self.take_reading(reading, shifted, &mut step);
@@ -1095,7 +1104,13 @@ impl Tracker {
                 completed.push(m);
             }
         }
-        tracing::debug!(t = obs.t, plies = steps.len(), gain = best.gain, ?how, "a still board decided by likelihood");
+        tracing::debug!(
+            t = obs.t,
+            plies = steps.len(),
+            gain = best.gain,
+            ?how,
+            "a still board decided by likelihood"
+        );
         Some(Reading {
             completed,
             steps,

@@ -169,7 +169,10 @@ mod tests {
         let mut fusion = Fusion::default();
         let empty = Board::empty();
         let belief = fusion.belief(&readings, Bitboard::EMPTY);
-        assert_eq!(belief.get(Square::H3).map(|b| b.likeliest().0), Some(Some(Color::White)));
+        assert_eq!(
+            belief.get(Square::H3).map(|b| b.likeliest().0),
+            Some(Some(Color::White))
+        );
         fusion.confirm(&readings, &empty, Bitboard::FULL);
         let belief = fusion.belief(&readings, Bitboard::EMPTY);
         let h3 = belief.get(Square::H3).expect("read");

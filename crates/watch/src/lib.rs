@@ -210,14 +210,15 @@ impl BoardWatch {
             && !self.fusion.knows_venue()
             && self.tracker.table() == self.tracker.position().board()
         {
-            self.fusion.learn(
-                detection,
-                eyes.orientation(),
-                self.tracker.table(),
-                covered,
-            );
+            self.fusion
+                .learn(detection, eyes.orientation(), self.tracker.table(), covered);
         }
-        let readings = Readings::new(&self.fusion, &reading.colours, detection, eyes.orientation());
+        let readings = Readings::new(
+            &self.fusion,
+            &reading.colours,
+            detection,
+            eyes.orientation(),
+        );
         if !self.confirmed {
             // The game's known position, on its first still frame.
             self.confirmed = true;
