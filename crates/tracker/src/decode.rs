@@ -325,39 +325,11 @@ mod tests {
         let (_, margin) = ranked(&start, &belief, 2, BEAM).expect("the knight left");
         assert!(margin < 0.5, "Nf3 and Nh3 are alike to the eyes: {margin}");
     }
-}
-
-#[cfg(test)]
-mod recovery {
-    use super::*;
-    use crate::belief::SquareBelief;
-    use shakmaty::{Color, Square};
-
-    fn sure_of(board: &Board) -> BoardBelief {
-        let mut belief = BoardBelief::unknown();
-        for sq in Square::ALL {
-            let p = match board.color_at(sq) {
-                None => [0.9, 0.05, 0.05],
-                Some(Color::White) => [0.05, 0.9, 0.05],
-                Some(Color::Black) => [0.05, 0.05, 0.9],
-            };
-            belief.add(sq, SquareBelief::from_probabilities(p));
-        }
-        belief
-    }
 
     #[test]
     fn moves_missed_beyond_a_run_are_recovered_once_the_board_has_read_so_a_while() {
-        let mut pos = Chess::default();
-        for uci in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"] {
-            let m = uci
-                .parse::<shakmaty::uci::UciMove>()
-                .expect("uci")
-                .to_move(&pos)
-                .expect("legal");
-            pos.play_unchecked(m);
-        }
-        let belief = sure_of(pos.board());
+        let pos = after(&["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]);
+        let belief = reading(pos.board(), 0.9);
         let mut decision = StillDecision::default();
         let start = Chess::default();
         assert!(decision.observe(&start, &belief, 0.0).is_none());
