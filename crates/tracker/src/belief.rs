@@ -45,6 +45,18 @@ impl SquareBelief {
         self.0[index(occupant)]
     }
 
+    /// How much likelier than `truth` this reading found each occupant
+    /// (never below 0): the eye's bias on a square whose occupant is known.
+    pub fn bias_against(self, truth: Option<Color>) -> Self {
+        let true_ll = self.of(truth);
+        Self(self.0.map(|ll| (ll - true_ll).max(0.0)))
+    }
+
+    /// This reading with `bias` taken off.
+    pub fn less(self, bias: Self) -> Self {
+        Self(std::array::from_fn(|k| self.0[k] - bias.0[k]))
+    }
+
     /// The likeliest occupant and by how much (log-likelihood) it beats the next.
     pub fn likeliest(self) -> (Option<Color>, f32) {
         let mut order = [0, 1, 2];

@@ -29,11 +29,11 @@ use shakmaty::{
 
 use referee_rules::{Action, Event};
 
-pub use belief::{BoardBelief, FLOOR, SquareBelief, differing};
+pub use belief::{BoardBelief, FLOOR, SquareBelief};
+use decode::StillDecision;
 pub use decode::{
-    BEAM, Continuation, DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_PLIES, DECIDE_SECONDS, Decided,
-    MAX_RESIDUE, PLY_COST, RECOVER_BEAM, RECOVER_PLIES, RECOVER_SECONDS, RESIDUE_MARGIN,
-    StillDecision, continuations, decide, ranked,
+    BEAM, DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_PLIES, DECIDE_SECONDS, Decided, MAX_RESIDUE,
+    PLY_COST, RECOVER_BEAM, RECOVER_PLIES, RECOVER_SECONDS, RESIDUE_MARGIN,
 };
 
 /// One frame as the eyes saw it.

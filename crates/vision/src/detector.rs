@@ -60,11 +60,19 @@ pub struct CellReading {
 }
 
 impl CellReading {
+    /// The probabilities of empty, a White piece and a Black one (each
+    /// side's summed over its pieces).
+    pub fn occupant_probabilities(&self) -> [f32; 3] {
+        [
+            self.classes[0],
+            self.classes[1..7].iter().sum(),
+            self.classes[7..13].iter().sum(),
+        ]
+    }
+
     /// The likelier occupant and its probability (the sum over its pieces).
     pub fn occupant(&self) -> (Occupant, f32) {
-        let empty = self.classes[0];
-        let white: f32 = self.classes[1..7].iter().sum();
-        let black: f32 = self.classes[7..13].iter().sum();
+        let [empty, white, black] = self.occupant_probabilities();
         if empty >= white && empty >= black {
             (Occupant::Empty, empty)
         } else if white >= black {

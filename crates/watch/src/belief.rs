@@ -16,58 +16,35 @@ use shakmaty::{Bitboard, Board, Color, Square};
 #[derive(Debug)]
 pub struct Fusion {
     venue: Option<VenueModel>,
-    /// Each pair of eyes' bias on each square (by `Square` index), as
-    /// log-likelihoods over empty, White, Black: how much more likely than
-    /// the truth they found each occupant the last time the square's
-    /// occupant was known (a neighbour leaning over it, a streak in the
-    /// wood). Taken off what they read there since.
-    colour_bias: [[f32; 3]; 64],
-    detector_bias: [[f32; 3]; 64],
+    /// Each pair of eyes' bias on each square (by `Square` index): how
+    /// much more likely than the truth it found each occupant the last
+    /// time the square's occupant was known (a neighbour leaning over it,
+    /// a streak in the wood). Taken off what it reads there since.
+    colour_bias: [SquareBelief; 64],
+    detector_bias: [SquareBelief; 64],
 }
 
 impl Default for Fusion {
     fn default() -> Self {
         Self {
             venue: None,
-            colour_bias: [[0.0; 3]; 64],
-            detector_bias: [[0.0; 3]; 64],
+            colour_bias: [SquareBelief::default(); 64],
+            detector_bias: [SquareBelief::default(); 64],
         }
     }
 }
 
-/// One frame's readings by each pair of eyes, by `Square` index, as
-/// log-likelihoods over empty, White, Black (`None`: not read there).
+/// One frame's readings by each pair of eyes, by `Square` index (`None`:
+/// not read there).
 #[derive(Debug, Clone)]
 pub struct Readings {
-    colours: [[f32; 3]; 64],
-    detector: [Option<[f32; 3]>; 64],
+    colours: [SquareBelief; 64],
+    detector: [Option<SquareBelief>; 64],
 }
 
 /// The rectified cell of `sq` when the board lies `orientation`.
 fn cell_of(sq: Square, orientation: Orientation) -> usize {
     orientation.cell(usize::from(sq.file()), usize::from(sq.rank()))
-}
-
-fn index(occupant: Option<Color>) -> usize {
-    match occupant {
-        None => 0,
-        Some(Color::White) => 1,
-        Some(Color::Black) => 2,
-    }
-}
-
-fn log_likelihoods(p: [f32; 3]) -> [f32; 3] {
-    SquareBelief::from_probabilities(p).0
-}
-
-/// How much more likely than the truth `read` found each occupant (never below 0).
-fn bias(read: [f32; 3], truth: Option<Color>) -> [f32; 3] {
-    let true_ll = read[index(truth)];
-    read.map(|ll| (ll - true_ll).max(0.0))
-}
-
-fn unbiased(read: [f32; 3], bias: [f32; 3]) -> SquareBelief {
-    SquareBelief(std::array::from_fn(|k| read[k] - bias[k]))
 }
 
 impl Readings {
@@ -83,14 +60,11 @@ impl Readings {
         let adapted = detection.and_then(|d| fusion.venue.as_ref().map(|v| v.adapt(d)));
         let detection = adapted.as_ref().or(detection);
         Self {
-            colours: colours.map(log_likelihoods),
+            colours: colours.map(SquareBelief::from_probabilities),
             detector: std::array::from_fn(|index| {
                 let cell = &detection?.cells[cell_of(Square::new(index as u32), orientation)];
-                (cell.hand < HAND_THRESHOLD).then(|| {
-                    let white: f32 = cell.classes[1..7].iter().sum();
-                    let black: f32 = cell.classes[7..13].iter().sum();
-                    log_likelihoods([cell.classes[0], white, black])
-                })
+                (cell.hand < HAND_THRESHOLD)
+                    .then(|| SquareBelief::from_probabilities(cell.occupant_probabilities()))
             }),
         }
     }
@@ -129,9 +103,9 @@ impl Fusion {
     pub fn confirm(&mut self, readings: &Readings, table: &Board, squares: Bitboard) {
         for sq in squares {
             let (i, truth) = (usize::from(sq), table.color_at(sq));
-            self.colour_bias[i] = bias(readings.colours[i], truth);
+            self.colour_bias[i] = readings.colours[i].bias_against(truth);
             if let Some(read) = readings.detector[i] {
-                self.detector_bias[i] = bias(read, truth);
+                self.detector_bias[i] = read.bias_against(truth);
             }
         }
     }
@@ -142,9 +116,9 @@ impl Fusion {
         let mut belief = BoardBelief::unknown();
         for sq in Square::ALL {
             let i = usize::from(sq);
-            belief.add(sq, unbiased(readings.colours[i], self.colour_bias[i]));
+            belief.add(sq, readings.colours[i].less(self.colour_bias[i]));
             if let Some(read) = readings.detector[i] {
-                belief.add(sq, unbiased(read, self.detector_bias[i]));
+                belief.add(sq, read.less(self.detector_bias[i]));
             }
         }
         belief.hide(covered);
@@ -163,7 +137,7 @@ mod tests {
         let mut colours = [[0.9, 0.05, 0.05]; 64];
         colours[usize::from(Square::H3)] = misread;
         let readings = Readings {
-            colours: colours.map(log_likelihoods),
+            colours: colours.map(SquareBelief::from_probabilities),
             detector: [None; 64],
         };
         let mut fusion = Fusion::default();
