@@ -237,6 +237,13 @@ pub fn decide(
     plies: usize,
     beam: usize,
 ) -> Option<Continuation> {
+    // No continuation gains more than the squares read otherwise than the
+    // table, by all their margins, less a ply: a still board read as the
+    // table costs no search.
+    let bound: f32 = belief.against(from.board()).iter().map(|(_, m)| m).sum();
+    if bound - PLY_COST < DECIDE_MARGIN {
+        return None;
+    }
     let (best, margin) = ranked(from, belief, plies, beam)?;
     (best.gain >= DECIDE_MARGIN
         && margin >= DECIDE_MARGIN
