@@ -149,6 +149,17 @@ impl BoardBelief {
     }
 }
 
+impl BoardBelief {
+    /// How many squares the belief reads otherwise than `board`, each by at
+    /// least `margin`.
+    pub fn read_otherwise(&self, board: &Board, margin: f32) -> usize {
+        self.against(board)
+            .iter()
+            .filter(|(_, by)| *by >= margin)
+            .count()
+    }
+}
+
 /// The squares whose occupant (empty, White, Black) differs between two boards.
 pub fn differing(a: &Board, b: &Board) -> Bitboard {
     (a.white() ^ b.white()) | (a.black() ^ b.black())

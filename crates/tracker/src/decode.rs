@@ -220,11 +220,7 @@ impl StillDecision {
 /// How many squares the belief reads otherwise than `board`, each by at
 /// least [`RESIDUE_MARGIN`].
 fn residue(belief: &BoardBelief, board: &Board) -> usize {
-    belief
-        .against(board)
-        .iter()
-        .filter(|(_, margin)| *margin >= RESIDUE_MARGIN)
-        .count()
+    belief.read_otherwise(board, RESIDUE_MARGIN)
 }
 
 /// The likeliest continuation up to `plies` plies (`beam` positions kept

@@ -319,6 +319,11 @@ pub const STABLE_RUN_SECONDS: f64 = 0.35;
 pub const REACH_SECONDS: f64 = 0.5;
 /// Seconds between two frames past which nobody watched the board.
 pub const GAP_SECONDS: f64 = 1.0;
+/// Squares the eyes may read otherwise than the table (each by at least
+/// [`RESIDUE_MARGIN`]) and still be looking at the board: more, and the
+/// picture is not the board (the camera covered or blank, knocked aside),
+/// so nobody watched while it lasted.
+pub const BLIND_SQUARES: usize = 16;
 
 /// A touch seen and not yet reported.
 #[derive(Debug, Clone, Copy)]
@@ -696,9 +701,11 @@ impl Tracker {
     /// Reads one frame's board: touches, and moves once the board is still.
     fn read_frame(&mut self, obs: &Observation) -> Step {
         let mut step = Step::default();
-        if self
-            .last_frame
-            .is_some_and(|last| obs.t - last >= GAP_SECONDS)
+        let blind = obs.belief.read_otherwise(&self.table, RESIDUE_MARGIN) > BLIND_SQUARES;
+        if blind
+            || self
+                .last_frame
+                .is_some_and(|last| obs.t - last >= GAP_SECONDS)
         {
             self.unwatched = true;
         }
