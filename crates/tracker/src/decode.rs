@@ -153,7 +153,9 @@ impl StillDecision {
         self.standing.is_some()
     }
 
-    /// Whether the last still frame read as the table, every square.
+    /// Whether the last still frame read as the table, as well as a
+    /// position decided must explain the picture (at most [`MAX_RESIDUE`]
+    /// squares read otherwise).
     pub fn explained(&self) -> bool {
         self.unexplained_since.is_none()
     }
@@ -170,7 +172,7 @@ impl StillDecision {
             self.reset();
             return None;
         }
-        let unexplained = residue(belief, from.board()) > 0;
+        let unexplained = residue(belief, from.board()) > MAX_RESIDUE;
         if tracing::enabled!(tracing::Level::TRACE) {
             let best = ranked(from, belief, DECIDE_PLIES, BEAM);
             tracing::trace!(

@@ -743,14 +743,14 @@ impl Tracker {
         // The likelihood decoder follows every still frame: its verdict
         // stands on its own frames, whatever the change shows.
         let mut decoded = self.decoded(obs);
+        if decoded.is_none() && self.decision.explained() && !self.decision.pending() {
+            // Seen as the table: nothing more was missed.
+            self.unwatched = false;
+        }
         if obs.changed == 0 {
             if let Some(reading) = decoded {
                 self.take_reading(reading, 0, &mut step);
                 return step;
-            }
-            if self.decision.explained() {
-                // Seen as the table: nothing more was missed.
-                self.unwatched = false;
             }
             // The board as accepted, nothing moving: a touch stands alone.
             self.pending = None;
