@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{referee_ok, scratch};
+use common::{corners, referee_ok, scratch};
 use opencv::core::{Mat, Scalar};
 use opencv::prelude::*;
 use opencv::videoio::{self, VideoCapture, VideoWriter};
@@ -72,19 +72,12 @@ fn a_move_made_while_the_camera_was_blank_is_read_and_marked_recovered() {
     );
     let video = out.join("blanked.avi");
     blanked(&out.join("video.avi"), blank, &video);
-    let corners: Vec<String> = truth["frames"][0]["corners"]
-        .as_array()
-        .expect("corners")
-        .iter()
-        .flat_map(|p| p.as_array().expect("point").clone())
-        .map(|v| format!("{:.2}", v.as_f64().expect("number")))
-        .collect();
     let run = referee_ok(&[
         "replay",
         video.to_str().expect("utf-8"),
         "--json",
         "--corners",
-        &corners.join(","),
+        &corners(&truth),
     ]);
     let verdict: serde_json::Value = serde_json::from_slice(&run.stdout).expect("the verdict");
     let moves = verdict["moves"].as_array().expect("moves");
