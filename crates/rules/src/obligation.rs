@@ -13,7 +13,9 @@
 //! capture between a touched own piece and a touched opponent's piece. The
 //! king touched first and then a rook means castling (4.4a), or another king
 //! move when that castling is illegal (4.4c). A rook touched first forbids
-//! castling with it (4.4b).
+//! castling with it (4.4b). Once pieces of both colours were touched, the
+//! obligation is named by 4.3c even where it falls back to moving or
+//! capturing the first touched piece.
 
 use shakmaty::{CastlingSide, Chess, Move, Piece, Position, Role, Square};
 
@@ -26,6 +28,17 @@ pub struct Touch {
     pub square: Square,
     pub piece: Piece,
     pub t: f64,
+    /// How the hand first met the piece.
+    pub contact: Contact,
+}
+
+/// How a hand first met a piece in a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contact {
+    /// Fingers on the piece where it stands (`touch`, `adjust`).
+    Touched,
+    /// Taken hold of: lifted, or taken off the board.
+    Held,
 }
 
 /// What the touches oblige.
@@ -70,6 +83,8 @@ pub struct Judgement {
     pub obligation: Obligation,
     /// A rook touched before the king (4.4b): castling with it is not allowed.
     pub rook_first: Option<(Touch, CastlingSide)>,
+    /// The touches in the order the Laws count them.
+    pub touches: Vec<Touch>,
 }
 
 /// Orders touches as the Laws count them: by time, and in the same
@@ -91,7 +106,8 @@ pub fn judge(pos: &Chess, touches: &[Touch]) -> Judgement {
     let mut obligation = Obligation::Free;
     let mut rook_first = None;
     let mut own_touched: Vec<Touch> = Vec::new();
-    for touch in in_law_order(pos, touches) {
+    let ordered = in_law_order(pos, touches);
+    for &touch in &ordered {
         if touch.piece.color == us {
             let castling_rook = castling_side_of_rook(pos, touch);
             match (own_touched.as_slice(), castling_rook) {
@@ -138,6 +154,7 @@ pub fn judge(pos: &Chess, touches: &[Touch]) -> Judgement {
     Judgement {
         obligation,
         rook_first,
+        touches: ordered,
     }
 }
 
@@ -223,27 +240,69 @@ impl Judgement {
         if met {
             return None;
         }
-        Some(self.describe_breach(&played_text))
+        Some(self.describe_breach(played, &played_text))
     }
 
-    fn describe_breach(&self, played: &str) -> Breach {
+    /// The first touch of a piece of the other colour than `binding`'s, the
+    /// pieces of the move played aside (taking hold of them is the move, not
+    /// a touch before it; a victim touched where it stood before being taken
+    /// still counts): with one of each colour touched, 4.3c names the
+    /// obligation.
+    fn other_colour_touched(&self, binding: Touch, played: &Move) -> Option<Touch> {
+        let of_the_move = |t: &Touch| {
+            played.from() == Some(t.square)
+                || (capture_square(played) == Some(t.square) && t.contact == Contact::Held)
+        };
+        self.touches
+            .iter()
+            .copied()
+            .find(|t| t.piece.color != binding.piece.color && !of_the_move(t))
+    }
+
+    fn describe_breach(&self, played_move: &Move, played: &str) -> Breach {
         let (article, touches, detail) = match self.obligation {
-            Obligation::Move { piece } => (
-                "4.3a",
-                vec![piece],
-                format!(
-                    "touched {} first (it had legal moves), moved {played}",
-                    piece_on(piece.piece, piece.square)
+            Obligation::Move { piece } => match self.other_colour_touched(piece, played_move) {
+                Some(other) => (
+                    "4.3c",
+                    vec![piece, other],
+                    format!(
+                        "touched {} and the opponent's {}, which it could not capture: {} had to be moved; moved {played}",
+                        piece_on(piece.piece, piece.square),
+                        piece_on(other.piece, other.square),
+                        piece_on(piece.piece, piece.square)
+                    ),
                 ),
-            ),
-            Obligation::Capture { target } => (
-                "4.3b",
-                vec![target],
-                format!(
-                    "touched the opponent's {} first (it could be captured), moved {played}",
-                    piece_on(target.piece, target.square)
+                None => (
+                    "4.3a",
+                    vec![piece],
+                    format!(
+                        "touched {} first (it had legal moves), moved {played}",
+                        piece_on(piece.piece, piece.square)
+                    ),
                 ),
-            ),
+            },
+            Obligation::Capture { target } => {
+                match self.other_colour_touched(target, played_move) {
+                    Some(other) => (
+                        "4.3c",
+                        vec![target, other],
+                        format!(
+                            "touched the opponent's {} first and {}, which could not capture it: {} had to be captured; moved {played}",
+                            piece_on(target.piece, target.square),
+                            piece_on(other.piece, other.square),
+                            piece_on(target.piece, target.square)
+                        ),
+                    ),
+                    None => (
+                        "4.3b",
+                        vec![target],
+                        format!(
+                            "touched the opponent's {} first (it could be captured), moved {played}",
+                            piece_on(target.piece, target.square)
+                        ),
+                    ),
+                }
+            }
             Obligation::CaptureWith { piece, target } => (
                 "4.3c",
                 vec![piece, target],
@@ -307,6 +366,7 @@ mod tests {
             square,
             piece: pos.board().piece_at(square).expect("a piece"),
             t,
+            contact: Contact::Touched,
         }
     }
 

@@ -19,7 +19,7 @@ use shakmaty::{
 use crate::error::{ApplyError, EventLogError};
 use crate::event::{Action, Event, parse_event_log};
 use crate::notation::piece_on;
-use crate::obligation::{Touch, in_law_order, judge};
+use crate::obligation::{Contact, Touch, in_law_order, judge};
 use crate::pgn::{Tags, write_pgn};
 use crate::table::Table;
 use crate::verdict::{Claim, Incident, IncidentKind, MoveRecord, Side, TouchRecord, Verdict};
@@ -249,12 +249,12 @@ impl Referee {
         match event.action {
             Action::Touch(sq) => {
                 if is_deliberate(event) && !self.turn.adjust_declared {
-                    self.touch(sq, t);
+                    self.touch(sq, t, Contact::Touched);
                 }
             }
             Action::Adjust(sq) => {
                 if !self.turn.adjust_declared {
-                    self.touch(sq, t);
+                    self.touch(sq, t, Contact::Touched);
                     let detail = format!(
                         "adjusted {} without announcing it",
                         self.describe_on_table(sq)
@@ -273,7 +273,7 @@ impl Referee {
             Action::Declare => self.turn.adjust_declared = true,
             Action::Lift(sq) => {
                 self.turn.adjust_declared = false;
-                self.touch(sq, t);
+                self.touch(sq, t, Contact::Held);
                 self.table.lift(sq)?;
             }
             Action::Release(sq) => {
@@ -282,7 +282,7 @@ impl Referee {
                 self.after_table_change(t, updates);
             }
             Action::Capture(sq) => {
-                self.touch(sq, t);
+                self.touch(sq, t, Contact::Held);
                 self.table.capture(sq)?;
                 self.after_table_change(t, updates);
             }
@@ -307,7 +307,7 @@ impl Referee {
                     Some(_) => {}
                     None => self.turn.promotion = Some((sq, role)),
                 }
-                self.table.add(Piece { color: us, role });
+                self.table.add(Piece { color: us, role }, sq);
             }
             Action::Clock => self.complete(t, event.remaining, updates),
             Action::TwoHands => {
@@ -359,7 +359,7 @@ impl Referee {
             Action::Lift(sq) => drop(self.table.lift(sq)?),
             Action::Release(sq) => drop(self.table.release(sq)?),
             Action::Capture(sq) => drop(self.table.capture(sq)?),
-            Action::Add(_, role) => self.table.add(Piece { color: actor, role }),
+            Action::Add(sq, role) => self.table.add(Piece { color: actor, role }, sq),
             Action::TwoHands => {
                 let detail = "handled pieces with both hands".to_string();
                 self.incident(
@@ -380,7 +380,7 @@ impl Referee {
     }
 
     /// A deliberate touch by the side having the move.
-    fn touch(&mut self, square: Square, t: f64) {
+    fn touch(&mut self, square: Square, t: f64, contact: Contact) {
         let Some((piece, origin)) = self.table.capture_target(square) else {
             return;
         };
@@ -400,6 +400,7 @@ impl Referee {
             square: origin,
             piece,
             t,
+            contact,
         });
     }
 

@@ -4,8 +4,10 @@
 //! Every piece keeps the square it stood on when the turn began (its
 //! origin), so that a touch of a piece already carried elsewhere still names
 //! the right piece. Pieces brought from outside the board (promotion) have
-//! no origin. A piece set down on an occupied square displaces the occupant
-//! until a `capture` takes it away.
+//! no origin; while held they keep the square they were put on, so that a
+//! `capture` of that square can take one back off before it is released.
+//! A piece set down on an occupied square displaces the occupant until a
+//! `capture` takes it away.
 
 use shakmaty::{Board, Piece, Square};
 
@@ -17,6 +19,16 @@ pub struct Held {
     pub piece: Piece,
     /// Where it stood when the turn began; `None` for a piece added from outside.
     pub origin: Option<Square>,
+    /// For a piece added from outside: the square it was put on.
+    pub placed: Option<Square>,
+}
+
+impl Held {
+    /// Whether a `capture` of `square` names this held piece: lifted from
+    /// there, or added there and not yet released.
+    fn taken_from(&self, square: Square) -> bool {
+        self.origin.or(self.placed) == Some(square)
+    }
 }
 
 /// A piece covered by another set down on its square, waiting to be captured.
@@ -83,7 +95,7 @@ impl Table {
             self.hand
                 .iter()
                 .rev()
-                .find(|h| h.origin == Some(square))
+                .find(|h| h.taken_from(square))
                 .map(|h| (h.piece, h.origin))
         })
     }
@@ -100,6 +112,7 @@ impl Table {
         let held = Held {
             piece,
             origin: self.origins[usize::from(square)].take(),
+            placed: None,
         };
         self.hand.push(held);
         Ok(held)
@@ -126,7 +139,7 @@ impl Table {
             let origin = self.origins[usize::from(square)].take();
             return Ok((piece, origin));
         }
-        if let Some(index) = self.hand.iter().rposition(|h| h.origin == Some(square)) {
+        if let Some(index) = self.hand.iter().rposition(|h| h.taken_from(square)) {
             let held = self.hand.remove(index);
             return Ok((held.piece, held.origin));
         }
@@ -136,11 +149,13 @@ impl Table {
         })
     }
 
-    /// Takes `piece` from outside the board into the hand (to be released).
-    pub fn add(&mut self, piece: Piece) {
+    /// Takes `piece` from outside the board and puts it on `square`, still
+    /// held (to be released).
+    pub fn add(&mut self, piece: Piece, square: Square) {
         self.hand.push(Held {
             piece,
             origin: None,
+            placed: Some(square),
         });
     }
 }
@@ -181,6 +196,18 @@ mod tests {
             table.piece_at(Square::D7).map(|(p, _)| p.role),
             Some(Role::Queen)
         );
+    }
+
+    #[test]
+    fn an_added_piece_can_be_taken_back_before_it_is_released() {
+        let mut table = Table::new(Board::empty());
+        let queen = Piece {
+            color: Color::White,
+            role: Role::Queen,
+        };
+        table.add(queen, Square::E8);
+        assert_eq!(table.capture(Square::E8).expect("the queen"), (queen, None));
+        assert!(table.hand().is_empty());
     }
 
     #[test]

@@ -522,10 +522,10 @@ fn apply(table: &mut Table, event: &Event) {
         Action::Lift(sq) => table.lift(sq).map(drop),
         Action::Release(sq) => table.release(sq).map(drop),
         Action::Capture(sq) => table.capture(sq).map(drop),
-        Action::Add(_, role) => {
+        Action::Add(sq, role) => {
             // The choreography writes the side of every `add`.
             let color = event.side.unwrap_or(Color::White);
-            table.add(shakmaty::Piece { color, role });
+            table.add(shakmaty::Piece { color, role }, sq);
             Ok(())
         }
         _ => Ok(()),

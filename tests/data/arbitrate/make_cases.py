@@ -158,10 +158,24 @@ case("43c_opponent_then_own_king_moves", L().touch("d7").touch("e5").mv("e1e2"),
 case("43c_same_instant_own_counts_first",
      L().touch("d7").touch("g1", same_instant=True).mv("g1f3"),
      ["Nf3"], fen=ROOK_AND_KNIGHT_FEN)
+# Taking hold of the piece played is the move, not a touch before it: 4.3b.
 case("43c_opponent_strictly_first_binds", L().touch("d7").touch("g1").mv("g1f3"),
      ["Nf3"], [("touch_move", "4.3b", 1, "white", ["d7"])], fen=ROOK_AND_KNIGHT_FEN)
+# One piece of each colour touched before the move and the capture between
+# them illegal: the first touched that can move or be captured binds, and
+# 4.3c names it.
+case("43c_opponent_first_own_cannot_capture", L().touch("d7").touch("g1").mv("e1f1"),
+     ["Kf1"], [("touch_move", "4.3c", 1, "white", ["d7", "g1"])], fen=ROOK_AND_KNIGHT_FEN)
 case("43c_capture_illegal_first_movable", L().touch("g1").touch("d7").take("d2d7"),
-     ["Rxd7"], [("touch_move", "4.3a", 1, "white", ["g1"])], fen=ROOK_AND_KNIGHT_FEN)
+     ["Rxd7"], [("touch_move", "4.3c", 1, "white", ["g1", "d7"])], fen=ROOK_AND_KNIGHT_FEN)
+case("43c_own_first_cannot_capture_other_piece_moved", L().touch("g1").touch("d7").mv("d2d4"),
+     ["Rd4"], [("touch_move", "4.3c", 1, "white", ["g1", "d7"])], fen=ROOK_AND_KNIGHT_FEN)
+case("43c_own_first_cannot_capture_it_moves", L().touch("g1").touch("d7").mv("g1f3"),
+     ["Nf3"], fen=ROOK_AND_KNIGHT_FEN)
+case("43c_own_immobile_then_opponent_captured_otherwise", L().touch("e1").touch("d7").mv("h1g3"),
+     ["Ng3"], [("touch_move", "4.3c", 1, "white", ["d7", "e1"])], fen="4k3/3p4/8/8/8/8/3RPP2/3QKB1N w - - 0 1")
+case("43c_black_own_first_then_white_piece", L().mv("e2e4").touch("b8").touch("e4").mv("g8f6"),
+     ["e4", "Nf6"], [("touch_move", "4.3c", 2, "black", ["b8", "e4"])])
 
 # --- seeds/000: once obliged, later touches only narrow it to a capture -----
 case("old_own_then_capturable_opponent", L().touch("d2").touch("d7").mv("d2d5"),
@@ -233,6 +247,34 @@ case("46_capture_promotion_to_rook",
      ["exd8=R"], fen="3r4/4P3/8/8/8/8/k7/4K3 w - - 0 1")
 case("46_pawn_set_on_victim_then_both_removed",
      L().lift("e7").release("d8").capture("d8").capture("d8").add("d8", "Q").release("d8").clock(),
+     ["exd8=Q"], fen="3r4/4P3/8/8/8/8/k7/4K3 w - - 0 1")
+# 4.4d: the queen touched e8, so taking it back off before letting go and
+# setting a knight there instead changes a final choice.
+case("44d_new_piece_taken_back_before_release",
+     L().capture("e7").add("e8", "Q").capture("e8").add("e8", "N").release("e8").clock(),
+     ["e8=N"], [("promotion_changed", "4.4d", 1, "white", ["e8"])], fen=PROMOTION_FEN)
+case("44d_same_piece_taken_back_before_release",
+     L().capture("e7").add("e8", "Q").capture("e8").add("e8", "Q").release("e8").clock(),
+     ["e8=Q"], fen=PROMOTION_FEN)
+case("44d_changed_after_pawn_set_on_square",
+     L().lift("e7").release("e8").add("e8", "R").capture("e8").capture("e8").add("e8", "Q")
+     .release("e8").clock(),
+     ["e8=Q"], [("promotion_changed", "4.4d", 1, "white", ["e8"])], fen=PROMOTION_FEN)
+# 4.6: every order of the pawn's release or capture and the new piece's add and release.
+case("46_pawn_held_while_new_piece_set", L().lift("e7").add("e8", "Q").release("e8").capture("e7").clock(),
+     ["e8=Q"], fen=PROMOTION_FEN)
+case("46_pawn_lifted_then_taken_away", L().lift("e7").capture("e7").add("e8", "Q").release("e8").clock(),
+     ["e8=Q"], fen=PROMOTION_FEN)
+case("46_new_piece_held_while_pawn_removed", L().add("e8", "Q").capture("e7").release("e8").clock(),
+     ["e8=Q"], fen=PROMOTION_FEN)
+case("46_new_piece_set_on_pawn_then_pawn_removed",
+     L().lift("e7").release("e8").add("e8", "Q").release("e8").capture("e8").clock(),
+     ["e8=Q"], fen=PROMOTION_FEN)
+case("46_pawn_on_square_removed_while_new_piece_held",
+     L().lift("e7").release("e8").add("e8", "Q").capture("e8").release("e8").clock(),
+     ["e8=Q"], fen=PROMOTION_FEN)
+case("46_capture_promotion_new_piece_first",
+     L().add("d8", "Q").release("d8").capture("d8").capture("e7").clock(),
      ["exd8=Q"], fen="3r4/4P3/8/8/8/8/k7/4K3 w - - 0 1")
 case("46_black_underpromotes_to_bishop", L().capture("a2").add("a1", "B").release("a1").clock(),
      ["a1=B"], fen="4k3/8/8/8/8/8/p6P/4K3 b - - 0 1")
