@@ -192,6 +192,27 @@ fn reads_the_real_opening_filmed_with_a_webcam() {
             "{square} touched before it is lifted"
         );
     }
+    // Each event carries the time it happened, to the millisecond: the
+    // moves are made one by one between frames 30 and 106 (1.5 s to 5.3 s),
+    // though all four are read once the board is still at the end.
+    let times: Vec<f64> = verdict["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["t"].as_f64().expect("a time"))
+        .collect();
+    assert!(
+        times.windows(2).all(|w| w[0] + 0.3 < w[1]),
+        "each move at its own time: {times:?}"
+    );
+    assert!(
+        times.iter().all(|t| (1.5..=5.35).contains(t)),
+        "the moves within the frames they were made on: {times:?}"
+    );
+    for event in events {
+        let t = event["t"].as_f64().expect("a time");
+        assert_eq!(t, (t * 1000.0).round() / 1000.0, "{event}");
+    }
 }
 
 #[test]

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use shakmaty::{Color, Role, Square};
 
 use crate::error::{EventLogError, ParseEventError};
+use crate::seconds::to_millisecond;
 
 /// What a hand did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,7 +255,7 @@ fn promotion_role(object: &Map<String, Value>) -> Result<Role, ParseEventError> 
 impl Serialize for Event {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("t", &self.t)?;
+        map.serialize_entry("t", &to_millisecond(self.t))?;
         map.serialize_entry("type", self.action.name())?;
         if let Some(square) = self.action.square() {
             map.serialize_entry("square", &square.to_string())?;
@@ -272,7 +273,7 @@ impl Serialize for Event {
             map.serialize_entry("confidence", &confidence)?;
         }
         if let Some(remaining) = self.remaining {
-            map.serialize_entry("remaining", &remaining)?;
+            map.serialize_entry("remaining", &to_millisecond(remaining))?;
         }
         if self.recovered {
             map.serialize_entry("recovered", &true)?;

@@ -12,7 +12,7 @@
 //!   piece is which.
 //! - [`obligation`]: what the touches of a turn oblige (art. 4.3-4.5).
 //! - [`referee`]: the state machine that joins them on the game position.
-//! - [`verdict`] and [`pgn`]: what is reported.
+//! - [`verdict`] and [`pgn`]: what is reported, times in [`seconds`].
 //!
 //! No native dependency: this crate builds and tests anywhere.
 
@@ -23,6 +23,7 @@ pub mod obligation;
 pub mod ordinary;
 pub mod pgn;
 pub mod referee;
+pub mod seconds;
 pub mod table;
 pub mod verdict;
 

@@ -41,9 +41,13 @@ pub struct MoveRecord {
     pub san: String,
     pub uci: String,
     /// When the move was made (the release that formed it, art. 4.7).
+    #[serde(serialize_with = "crate::seconds::serialize")]
     pub t: f64,
     /// Time left on the mover's clock after the press, seconds, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::seconds::serialize_option"
+    )]
     pub clock: Option<f64>,
     /// Found afterwards by the search for moves the eyes missed, not seen
     /// as it was made: for the arbiter to check (`{recovered}` in PGN).
@@ -112,6 +116,7 @@ pub struct TouchRecord {
     pub square: String,
     /// FEN letter of the piece (upper case white).
     pub piece: String,
+    #[serde(serialize_with = "crate::seconds::serialize")]
     pub t: f64,
 }
 
@@ -126,6 +131,7 @@ pub struct Incident {
     pub kind: IncidentKind,
     pub article: Article,
     pub squares: Vec<String>,
+    #[serde(serialize_with = "crate::seconds::serialize")]
     pub t: f64,
     /// Whether the opponent may still claim it (art. 4.8).
     pub claimable: bool,

@@ -4,6 +4,7 @@
 
 use referee_proto as pb;
 use referee_proto::update::What;
+use referee_rules::seconds::to_millisecond;
 use serde_json::{Value, json};
 
 pub fn side_name(side: i32) -> &'static str {
@@ -23,15 +24,22 @@ pub fn game_json(game: &pb::Game) -> Value {
 }
 
 pub fn move_json(m: &pb::Move) -> Value {
-    json!({"ply": m.ply, "side": side_name(m.side), "san": m.san, "uci": m.uci, "t": m.t})
+    let mut value = json!({
+        "ply": m.ply, "side": side_name(m.side), "san": m.san, "uci": m.uci,
+        "t": to_millisecond(m.t),
+    });
+    if m.recovered {
+        value["recovered"] = json!(true);
+    }
+    value
 }
 
 pub fn incident_json(i: &pb::Incident) -> Value {
     let mut value = json!({
         "id": i.id, "ply": i.ply, "side": side_name(i.side), "kind": i.kind, "article": i.article,
-        "squares": i.squares, "t": i.t, "claimable": i.claimable, "detail": i.detail,
+        "squares": i.squares, "t": to_millisecond(i.t), "claimable": i.claimable, "detail": i.detail,
         "evidence": i.evidence,
-        "touches": i.touches.iter().map(|t| json!({"square": t.square, "piece": t.piece, "t": t.t})).collect::<Vec<_>>(),
+        "touches": i.touches.iter().map(|t| json!({"square": t.square, "piece": t.piece, "t": to_millisecond(t.t)})).collect::<Vec<_>>(),
         "played": i.played,
     });
     if !i.decision.is_empty() {
@@ -43,7 +51,7 @@ pub fn incident_json(i: &pb::Incident) -> Value {
 }
 
 pub fn event_json(e: &pb::PhysicalEvent) -> Value {
-    let mut value = json!({"t": e.t, "type": e.r#type});
+    let mut value = json!({"t": to_millisecond(e.t), "type": e.r#type});
     for (key, text) in [("square", &e.square), ("piece", &e.piece)] {
         if !text.is_empty() {
             value[key] = json!(text);
@@ -54,6 +62,9 @@ pub fn event_json(e: &pb::PhysicalEvent) -> Value {
     }
     if e.confidence < 1.0 {
         value["confidence"] = json!(e.confidence);
+    }
+    if e.recovered {
+        value["recovered"] = json!(true);
     }
     value
 }

@@ -22,6 +22,7 @@
 
 mod belief;
 mod decode;
+mod moments;
 
 use shakmaty::{
     Bitboard, Board, CastlingSide, Chess, Color, Move, Piece, Position, Rank, Role, Square,
@@ -35,6 +36,8 @@ pub use decode::{
     BEAM, DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_PLIES, DECIDE_SECONDS, Decided, MAX_RESIDUE,
     PLY_COST, RECOVER_BEAM, RECOVER_PLIES, RECOVER_SECONDS, RESIDUE_MARGIN,
 };
+pub use moments::MOVED_MOTION;
+use moments::Moments;
 
 /// One frame as the eyes saw it.
 #[derive(Debug, Clone, PartialEq)]
@@ -414,6 +417,8 @@ pub struct Tracker {
     last_t: f64,
     /// When each square was first seen changed since the last accepted picture.
     first_changed: [Option<f64>; 64],
+    /// When each square's picture moved since the last move read.
+    moments: Moments,
     /// Moves read so far.
     moves_read: u64,
     /// Frames in a row with a hand at the clock.
@@ -463,6 +468,7 @@ impl Tracker {
             last_motion: 0.0,
             last_t: 0.0,
             first_changed: [None; 64],
+            moments: Moments::default(),
             moves_read: 0,
             at_clock: 0,
             unclocked: false,
@@ -541,6 +547,10 @@ impl Tracker {
             && self.held.is_empty()
             && !self.press_waiting
             && self.press_unseen.is_none();
+        if step.idle {
+            // Nothing under way: motion so far belongs to no move.
+            self.moments.clear();
+        }
         step
     }
 
@@ -595,6 +605,7 @@ impl Tracker {
         self.press_unseen = None;
         self.pending = None;
         self.first_changed = [None; 64];
+        self.moments.clear();
         self.last_accepted = accepted;
         self.promotion_read = None;
         self.promotion_chosen = None;
@@ -710,6 +721,7 @@ impl Tracker {
             self.unwatched = true;
         }
         self.follow_fingertip(obs);
+        self.moments.follow(obs.t, &obs.motion);
         for (index, first) in self.first_changed.iter_mut().enumerate() {
             if obs.changed & (1 << index) != 0 && first.is_none() {
                 *first = Some(obs.t);
@@ -1360,7 +1372,8 @@ impl Tracker {
     }
 
     /// Reports the touches held, each before the move of the run just
-    /// read that it belongs to, then that move's `actions` at `t` (no move:
+    /// read that it belongs to, then that move's `actions` at the moments
+    /// they were made, read at `t` ([`Moments::stamp`]; no move:
     /// the hand left without one, the touches stand alone). A touch belongs
     /// to the first move still to come that lifts its square, or, touching
     /// a piece no move lifts, to the move under way (the next one its side
@@ -1395,6 +1408,11 @@ impl Tracker {
             belongs[under_way].push(touch);
         }
         let first_changed = self.first_changed;
+        let touched: Vec<Option<f64>> = belongs
+            .iter()
+            .map(|touches| touches.iter().map(|touch| touch.t).reduce(f64::min))
+            .collect();
+        let stamps = self.moments.stamp(moves, &touched, t);
         for (k, touches) in belongs.into_iter().enumerate() {
             let lifted = lifted.get(k).map_or(&[][..], Vec::as_slice);
             // Another piece of the move began to move before the touch, or
@@ -1441,11 +1459,11 @@ impl Tracker {
                     },
                 );
             }
-            for action in moves
+            let actions = moves
                 .get(k)
-                .map_or(&[][..], |(_, actions)| actions.as_slice())
-            {
-                self.emit(events, t, *action);
+                .map_or(&[][..], |(_, actions)| actions.as_slice());
+            for (action, at) in actions.iter().zip(stamps.get(k).into_iter().flatten()) {
+                self.emit(events, *at, *action);
             }
         }
     }
