@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow};
 use referee_rules::pgn::Tags;
-use referee_rules::{ArbitrateError, arbitrate_log};
+use referee_rules::{ArbitrateError, arbitrate_log, event_log_text};
 
 use crate::report;
 
@@ -37,14 +37,13 @@ pub fn parse_tag(text: &str) -> Result<(String, String), String> {
 
 pub fn run(args: &Args) -> Result<()> {
     let path = args.events.display();
-    let text =
-        std::fs::read_to_string(&args.events).with_context(|| format!("cannot read {path}"))?;
-    let verdict = arbitrate_log(&text, args.fen.as_deref(), Tags(args.tags.clone())).map_err(
-        |e| match e {
+    let bytes = std::fs::read(&args.events).with_context(|| format!("cannot read {path}"))?;
+    let text = event_log_text(&bytes).map_err(|e| anyhow!("{path}: {e}"))?;
+    let verdict =
+        arbitrate_log(text, args.fen.as_deref(), Tags(args.tags.clone())).map_err(|e| match e {
             ArbitrateError::Log(e) => anyhow!("{path}: {e}"),
             fen => anyhow!(fen),
-        },
-    )?;
+        })?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&verdict)?);
     } else {

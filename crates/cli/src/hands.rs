@@ -115,9 +115,30 @@ pub fn run(args: &Args) -> Result<()> {
     if args.json {
         println!("{summary}");
     } else {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+        println!("{}", summary_for_people(&summary));
     }
     Ok(())
+}
+
+/// The run's summary in words: frames, how many showed a hand, the
+/// milliseconds a frame with and without one, where the board is.
+fn summary_for_people(summary: &serde_json::Value) -> String {
+    let ms = |key: &str| {
+        summary[key]
+            .as_f64()
+            .map_or("-".to_string(), |ms| format!("{ms:.1} ms"))
+    };
+    format!(
+        "{} frames, {} with a hand ({} palm runs); median {} a frame with a hand, {} without\n\
+         board corners {}, White's side: {}",
+        summary["frames"],
+        summary["frames_with_hand"],
+        summary["palm_runs"],
+        ms("median_ms_with_hand"),
+        ms("median_ms_without_hand"),
+        summary["corners"],
+        summary["white_side"].as_str().unwrap_or("?"),
+    )
 }
 
 fn for_people(report: &serde_json::Value) -> String {

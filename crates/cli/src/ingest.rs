@@ -26,19 +26,24 @@ pub struct Args {
     /// The board this camera watches.
     #[arg(long)]
     board: String,
-    #[arg(long, default_value = "")]
+    /// White's name, for the game's PGN tags and pages.
+    #[arg(long, default_value = "", hide_default_value = true)]
     white: String,
-    #[arg(long, default_value = "")]
+    /// Black's name.
+    #[arg(long, default_value = "", hide_default_value = true)]
     black: String,
-    #[arg(long, default_value = "")]
+    /// The event (tournament, match) the game belongs to.
+    #[arg(long, default_value = "", hide_default_value = true)]
     event: String,
-    #[arg(long, default_value = "")]
+    /// The round of the event.
+    #[arg(long, default_value = "", hide_default_value = true)]
     round: String,
-    /// The starting position (default: the standard one).
-    #[arg(long, default_value = "")]
+    /// The starting position as FEN (default: the standard one).
+    #[arg(long, default_value = "", hide_default_value = true)]
     fen: String,
     /// The playing area's corners in the image, clockwise from top-left:
-    /// x1,y1,…,x4,y4 (needed until the service finds the board itself).
+    /// x1,y1,…,x4,y4. Without them the service finds the board itself;
+    /// give them where it cannot (a board cut off by the picture's edge).
     #[arg(long, value_parser = crate::replay::parse_corners)]
     corners: Option<referee_vision::BoardCorners>,
     /// Send as fast as the service takes frames, instead of the source's pace.

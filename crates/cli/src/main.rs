@@ -81,8 +81,84 @@ fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("referee: {error:#}");
+            eprintln!("referee: {}", said_once(&error));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// An error and its causes on one line, each thing said once: libraries
+/// often repeat their cause in their own message (`tcp connect error: tcp
+/// connect error: …`), so a run of parts that repeats the run just before
+/// it is left out.
+fn said_once(error: &anyhow::Error) -> String {
+    let line = format!("{error:#}");
+    let mut parts: Vec<&str> = line.split(": ").collect();
+    let mut i = 1;
+    while i < parts.len() {
+        let repeated =
+            (1..=i.min(parts.len() - i)).find(|&run| parts[i..i + run] == parts[i - run..i]);
+        match repeated {
+            Some(run) => drop(parts.drain(i..i + run)),
+            None => i += 1,
+        }
+    }
+    parts.join(": ")
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::{Cli, said_once};
+
+    #[test]
+    fn errors_say_each_thing_once() {
+        let error = anyhow::anyhow!("tcp connect error: Connection refused")
+            .context("tcp connect error")
+            .context("transport error")
+            .context("cannot reach the service at http://127.0.0.1:1");
+        assert_eq!(
+            said_once(&error),
+            "cannot reach the service at http://127.0.0.1:1: transport error: tcp connect error: Connection refused"
+        );
+        let error = anyhow::anyhow!("unable to open database file: /x.db")
+            .context("unable to open database file: /x.db");
+        assert_eq!(said_once(&error), "unable to open database file: /x.db");
+        let error = anyhow::anyhow!("line 2: not JSON").context("a.jsonl");
+        assert_eq!(said_once(&error), "a.jsonl: line 2: not JSON");
+    }
+
+    #[test]
+    fn the_top_line_names_every_command() {
+        let cli = Cli::command();
+        let about = cli.get_about().expect("an about line").to_string();
+        for command in cli.get_subcommands() {
+            assert!(
+                about.contains(command.get_name()),
+                "{about:?} does not name `{}`",
+                command.get_name()
+            );
+        }
+    }
+
+    #[test]
+    fn every_option_says_what_it_is_for() {
+        let cli = Cli::command();
+        cli.clone().debug_assert();
+        let mut silent = Vec::new();
+        for command in cli.get_subcommands() {
+            assert!(command.get_about().is_some(), "`{}`", command.get_name());
+            for arg in command.get_arguments() {
+                let builtin = matches!(arg.get_id().as_str(), "help" | "version");
+                if !builtin && arg.get_help().is_none() {
+                    silent.push(format!("{} {}", command.get_name(), arg.get_id()));
+                }
+            }
+        }
+        assert!(
+            silent.is_empty(),
+            "options without a description: {silent:?}"
+        );
     }
 }

@@ -38,9 +38,12 @@ pub struct DecideArgs {
     incident: String,
     #[command(flatten)]
     server: Server,
+    /// The arbiter's decision: `upheld` (the violation stands) or
+    /// `dismissed` (no violation).
     #[arg(long, value_parser = ["upheld", "dismissed"])]
     decision: String,
-    #[arg(long, default_value = "")]
+    /// The arbiter's note, kept with the decision and printed in the report.
+    #[arg(long, default_value = "", hide_default_value = true)]
     note: String,
 }
 
@@ -189,9 +192,10 @@ fn for_people(v: &pb::Verdict) -> String {
         } else {
             format!("{} by {}", i.decision, i.decided_by)
         };
+        let claim = crate::report::claim_state(i.claimable);
         let _ = writeln!(
             out,
-            "  [{}] ply {}, {}, {} (art. {}) at {:.1} s: {} ({decided})",
+            "  [{}] ply {}, {}, {} (art. {}) at {:.1} s: {} ({claim}, {decided})",
             i.id,
             i.ply,
             side(i.side),
@@ -213,33 +217,36 @@ fn for_people(v: &pb::Verdict) -> String {
     out
 }
 
-/// One line for an update as it arrives.
+/// One line for an update as it arrives. Events lead with the time they
+/// happened; a move arrives once completed (after the clock press that ends
+/// it), so it says when it was made instead of leading with a time that
+/// would run backwards.
 pub fn describe(update: &pb::Update) -> Option<String> {
     Some(match update.what.as_ref()? {
-        What::Event(e) => format!(
-            "  {:>7.2} s  {} {}{}",
-            e.t,
-            e.r#type,
-            e.square,
-            if e.piece.is_empty() {
-                String::new()
-            } else {
-                format!(" {}", e.piece)
-            }
-        ),
+        What::Event(e) => {
+            let what = [e.r#type.as_str(), &e.square, &e.piece]
+                .into_iter()
+                .filter(|part| !part.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            format!("  {:>7.2} s  {what}", e.t)
+        }
         What::Move(m) => format!(
-            "  {:>7.2} s  move {} {} ({})",
-            m.t,
+            "  {:>9}  move {} {} ({}), made at {:.2} s{}",
+            "",
             m.ply,
             m.san,
-            side(m.side)
+            side(m.side),
+            m.t,
+            if m.recovered { ", recovered" } else { "" }
         ),
         What::Incident(i) if i.decision.is_empty() => format!(
-            "  {:>7.2} s  INCIDENT {}: {} (art. {}), {}: {}",
-            i.t,
+            "  {:>9}  INCIDENT {}: {} (art. {}) at {:.2} s, {}: {}",
+            "",
             i.id,
             i.kind,
             i.article,
+            i.t,
             side(i.side),
             i.detail
         ),

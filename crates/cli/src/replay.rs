@@ -69,9 +69,9 @@ pub fn parse_corners(text: &str) -> Result<BoardCorners, String> {
 
 /// The events of a JSON Lines file.
 fn outside_events(path: &Path) -> Result<Vec<Event>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let events = referee_rules::parse_event_log(&text)
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let events = referee_rules::event_log_text(&bytes)
+        .and_then(referee_rules::parse_event_log)
         .with_context(|| format!("{}: not an event log", path.display()))?;
     Ok(events.into_iter().map(|(_, event)| event).collect())
 }

@@ -5,6 +5,15 @@ use std::fmt::Write as _;
 
 use referee_rules::Verdict;
 
+/// Whether the opponent may still claim an incident (art. 4.8), in words.
+pub fn claim_state(claimable: bool) -> &'static str {
+    if claimable {
+        "claimable"
+    } else {
+        "claim window closed"
+    }
+}
+
 pub fn for_people(verdict: &Verdict) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "Moves ({}):", verdict.moves.len());
@@ -20,14 +29,11 @@ pub fn for_people(verdict: &Verdict) -> String {
     let _ = writeln!(out, "  {}", line.trim_end());
     let _ = writeln!(out, "Incidents ({}):", verdict.incidents.len());
     for incident in &verdict.incidents {
-        let claim = if incident.claimable {
-            "claimable"
-        } else {
-            "claim window closed"
-        };
+        let claim = claim_state(incident.claimable);
+        // No arbiter decides offline: the same words as the service's record.
         let _ = writeln!(
             out,
-            "  [{}] ply {}, {}, {} (art. {}) at {:.1} s: {} ({claim})",
+            "  [{}] ply {}, {}, {} (art. {}) at {:.1} s: {} ({claim}, undecided)",
             incident.id,
             incident.ply,
             incident.side.name(),

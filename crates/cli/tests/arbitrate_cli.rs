@@ -51,6 +51,40 @@ fn json_verdict_has_the_contract_shape() {
     assert_eq!(incident["side"], "black");
     assert_eq!(incident["claimable"], true);
     assert_eq!(verdict["result"], "*");
+    // The events refereed come back with the verdict, as replay's do.
+    let lines = std::fs::read_to_string(case("43a_contract_example")).expect("the case");
+    assert_eq!(
+        verdict["events"].as_array().map(Vec::len),
+        Some(lines.lines().count())
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_read_past_and_binary_refused_with_its_line() {
+    let marked = temp_file(
+        "marked.jsonl",
+        "\u{feff}{\"t\":1.0,\"type\":\"lift\",\"square\":\"e2\"}\n{\"t\":1.5,\"type\":\"release\",\"square\":\"e4\"}\n",
+    );
+    let out = referee(&["arbitrate", marked.to_str().expect("utf-8")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1. e4"));
+    let binary = temp_file("binary.jsonl", "");
+    std::fs::write(
+        &binary,
+        b"{\"t\":1.0,\"type\":\"clock\"}\n\x00\xff\xfe\x01\n",
+    )
+    .expect("write");
+    let out = referee(&["arbitrate", binary.to_str().expect("utf-8")]);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("binary.jsonl: line 2, byte 2: not UTF-8 text"),
+        "{said}"
+    );
 }
 
 #[test]

@@ -23,6 +23,8 @@ impl ParseEventError {
 /// A line of an event log that cannot be used.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum EventLogError {
+    #[error("line {line}, byte {byte}: not UTF-8 text (a binary file?)")]
+    NotText { line: usize, byte: usize },
     #[error("line {line}: not JSON: {message}")]
     Json { line: usize, message: String },
     #[error("line {line}: {source}")]

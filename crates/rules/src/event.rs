@@ -284,7 +284,25 @@ impl Serialize for Event {
 
 /// Parses a whole JSON Lines log: blank lines are skipped, times must not
 /// go back. Errors name the 1-based line.
+/// An event log file's bytes as text: UTF-8, a byte-order mark at its
+/// start (as some editors write) left out; bytes that are not text are
+/// refused with the line and byte (from 1, within the line) they start on.
+pub fn event_log_text(bytes: &[u8]) -> Result<&str, EventLogError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    std::str::from_utf8(bytes).map_err(|error| {
+        let valid = &bytes[..error.valid_up_to()];
+        let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        EventLogError::NotText {
+            line: valid.iter().filter(|&&b| b == b'\n').count() + 1,
+            byte: valid.len() - line_start + 1,
+        }
+    })
+}
+
+/// Parses an event log's text, one event a line; a byte-order mark at its
+/// start is left out.
 pub fn parse_event_log(text: &str) -> Result<Vec<(usize, Event)>, EventLogError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut events = Vec::new();
     let mut previous = 0.0;
     for (index, line) in text.lines().enumerate() {
@@ -321,6 +339,19 @@ pub fn parse_event_log(text: &str) -> Result<Vec<(usize, Event)>, EventLogError>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_order_mark_is_no_event_and_binary_is_refused_with_its_line() {
+        let text = event_log_text(b"\xEF\xBB\xBF{\"t\":1,\"type\":\"clock\"}\n").expect("text");
+        assert_eq!(parse_event_log(text).expect("one event").len(), 1);
+        let marked = "\u{feff}{\"t\":1,\"type\":\"clock\"}\n";
+        assert_eq!(parse_event_log(marked).expect("one event").len(), 1);
+        let binary = b"{\"t\":1,\"type\":\"clock\"}\nab\xFF\xFE\n";
+        assert_eq!(
+            event_log_text(binary).expect_err("binary"),
+            EventLogError::NotText { line: 2, byte: 3 }
+        );
+    }
 
     #[test]
     fn parses_and_writes_back_every_type() {

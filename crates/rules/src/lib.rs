@@ -28,7 +28,7 @@ pub mod table;
 pub mod verdict;
 
 pub use error::{ApplyError, EventLogError, ParseEventError};
-pub use event::{Action, Event, parse_event_log};
+pub use event::{Action, Event, event_log_text, parse_event_log};
 pub use obligation::{Obligation, Touch};
 pub use referee::{ArbitrateError, Referee, Update, arbitrate_log};
 pub use verdict::{

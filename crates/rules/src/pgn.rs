@@ -160,13 +160,28 @@ fn wrap(out: &mut String, tokens: &[String]) {
     out.push('\n');
 }
 
-/// A long comment is split into words so that it wraps like prose.
+/// A comment is split into words so that it wraps like prose, wherever
+/// it falls on the line (an embedded command such as `[%clk 0:09:58]` kept
+/// whole).
 fn split_comment(token: &str) -> Vec<String> {
-    if token.starts_with('{') && token.len() > LINE_WIDTH {
-        token.split(' ').map(str::to_string).collect()
-    } else {
-        vec![token.to_string()]
+    if !token.starts_with('{') {
+        return vec![token.to_string()];
     }
+    let mut words: Vec<String> = Vec::new();
+    // Brackets open: inside a command.
+    let mut open = 0usize;
+    for word in token.split(' ') {
+        match words.last_mut() {
+            Some(last) if open > 0 => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => words.push(word.to_string()),
+        }
+        open += word.matches('[').count();
+        open = open.saturating_sub(word.matches(']').count());
+    }
+    words
 }
 
 #[cfg(test)]
@@ -209,5 +224,27 @@ mod tests {
             pgn.starts_with("[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]"),
             "{pgn}"
         );
+    }
+
+    #[test]
+    fn comments_flow_like_prose_with_their_commands_whole() {
+        assert_eq!(
+            split_comment("{[%clk 0:09:58] touched Ng8 first}"),
+            ["{[%clk 0:09:58]", "touched", "Ng8", "first}"]
+        );
+        let mut out = String::new();
+        let tokens: Vec<String> = [
+            "1.",
+            "e4",
+            "Nc6",
+            &format!("{{{}}}", "word ".repeat(20).trim_end()),
+            "*",
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        wrap(&mut out, &tokens);
+        assert!(out.starts_with("1. e4 Nc6 {word word"), "{out}");
+        assert!(out.lines().all(|line| line.len() <= LINE_WIDTH), "{out}");
     }
 }

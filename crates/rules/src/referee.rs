@@ -752,7 +752,8 @@ impl Referee {
 }
 
 /// Referees a whole event log (JSON Lines) from `fen` (`None`: the
-/// standard start). Errors name the line.
+/// standard start); the verdict carries the events it applied. Errors name
+/// the line.
 pub fn arbitrate_log(text: &str, fen: Option<&str>, tags: Tags) -> Result<Verdict, ArbitrateError> {
     let events = parse_event_log(text)?;
     let mut referee = Referee::from_fen(fen, tags).map_err(ArbitrateError::Fen)?;
@@ -765,7 +766,9 @@ pub fn arbitrate_log(text: &str, fen: Option<&str>, tags: Tags) -> Result<Verdic
             })?;
     }
     referee.finish();
-    Ok(referee.verdict())
+    let mut verdict = referee.verdict();
+    verdict.events = events.into_iter().map(|(_, event)| event).collect();
+    Ok(verdict)
 }
 
 /// Why a log could not be refereed.

@@ -169,7 +169,7 @@ pub struct Verdict {
     /// The position of the record (the last legal one).
     pub fen: String,
     pub pgn: String,
-    /// The physical events (filled by replay).
+    /// The physical events refereed (from the log, or those the chain saw).
     pub events: Vec<Event>,
     pub stats: serde_json::Map<String, serde_json::Value>,
 }

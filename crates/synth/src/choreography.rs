@@ -50,7 +50,7 @@ impl Choreography {
 pub fn choreograph(scenario: &Scenario) -> Result<Choreography, ScenarioError> {
     let tags = Tags(scenario.tags.clone());
     let referee = Referee::from_fen(scenario.start_fen.as_deref(), tags)
-        .map_err(|e| ScenarioError::new(0, e))?;
+        .map_err(|e| ScenarioError::new(scenario.start_line, e))?;
     let mut stage = Stage {
         rng: ChaCha8Rng::seed_from_u64(scenario.camera.seed),
         referee,
@@ -289,6 +289,16 @@ mod tests {
             (err.line, err.message.as_str()),
             (1, "lift e4: no piece stands on e4")
         );
+        let err = choreograph(
+            &Scenario::parse(
+                "# a bad start
+start fen xyz
+",
+            )
+            .expect("parses"),
+        )
+        .expect_err("no position");
+        assert_eq!(err.line, 2, "{err}");
     }
 
     #[test]

@@ -89,6 +89,8 @@ pub struct Step {
 pub struct Scenario {
     /// `None`: the standard starting position.
     pub start_fen: Option<String>,
+    /// The line of the `start` command (0 when there is none).
+    pub start_line: usize,
     pub tags: Vec<(String, String)>,
     pub camera: Camera,
     pub steps: Vec<Step>,
@@ -112,6 +114,7 @@ impl Scenario {
                         return Err(fail("`start` must come before the first action".into()));
                     }
                     scenario.start_fen = parse_start(&words[1..]).map_err(fail)?;
+                    scenario.start_line = line;
                 }
                 "tag" => {
                     let name = words

@@ -23,11 +23,17 @@ static LOADING: Mutex<()> = Mutex::new(());
 /// Where the ONNX Runtime library is taken from: `ORT_DYLIB_PATH`, else
 /// beside the executable, else the project's `.native/onnxruntime/`.
 pub fn library_path() -> PathBuf {
-    if let Some(path) = std::env::var_os("ORT_DYLIB_PATH") {
-        return PathBuf::from(path);
+    if let Some(path) = chosen(std::env::var_os("ORT_DYLIB_PATH")) {
+        return path;
     }
     let native = Path::new("onnxruntime").join(LIBRARY_NAME);
     installed(Path::new(LIBRARY_NAME), &native).unwrap_or_else(|| Path::new(".native").join(native))
+}
+
+/// The library a user chose with `ORT_DYLIB_PATH`: set and not empty
+/// (`ORT_DYLIB_PATH=` is how a shell unsets it for one command).
+fn chosen(variable: Option<std::ffi::OsString>) -> Option<PathBuf> {
+    variable.filter(|path| !path.is_empty()).map(PathBuf::from)
 }
 
 /// The first of `beside` next to the running executable, and `native`
@@ -102,4 +108,19 @@ pub fn load_model_from_memory(bytes: &[u8], threads: usize, name: &str) -> Resul
             doing: format!("loading the {name} model"),
             source,
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_library_variable_is_no_choice() {
+        assert_eq!(chosen(None), None);
+        assert_eq!(chosen(Some("".into())), None);
+        assert_eq!(
+            chosen(Some("/opt/ort/libonnxruntime.so.1".into())),
+            Some(PathBuf::from("/opt/ort/libonnxruntime.so.1"))
+        );
+    }
 }
