@@ -76,8 +76,13 @@ pub fn games(args: &GamesArgs) -> Result<()> {
             .list_games(pb::ListGamesRequest {})
             .await
             .map_err(status)?;
-        anyhow::Ok(listed.into_inner().games)
+        anyhow::Ok(listed.into_inner())
     })?;
+    let pb::ListGamesResponse { games, not_seen } = games;
+    for line in &not_seen {
+        // Where the user looks, and not in the JSON a tool parses.
+        eprintln!("referee: the service cannot see everything: {line}");
+    }
     if args.json {
         let list: Vec<Value> = games.iter().map(game_json).collect();
         println!("{}", serde_json::to_string_pretty(&list)?);

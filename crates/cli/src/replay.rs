@@ -98,6 +98,7 @@ pub fn run(args: &Args) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&verdict)?);
     } else {
         print!("{}", report::for_people(&verdict));
+        print!("{}", caveats(&verdict.stats));
     }
     Ok(())
 }
@@ -238,5 +239,47 @@ pub fn replay(
     if let Some(orientation) = watch.orientation() {
         stats.insert("white_side".into(), orientation.white_side().into());
     }
+    let missing: Vec<serde_json::Value> = watch
+        .missing_models()
+        .iter()
+        .map(|m| serde_json::json!({"model": m.model, "blind_to": m.blind_to, "reason": m.reason}))
+        .collect();
+    if !missing.is_empty() {
+        stats.insert("missing_models".into(), missing.into());
+    }
     Ok(verdict)
+}
+
+/// What the reader should know of how the replay saw the game, after the
+/// verdict: frames the video announced that could not be decoded, and the
+/// models it ran without (from the verdict's `stats`).
+fn caveats(stats: &serde_json::Map<String, serde_json::Value>) -> String {
+    let mut out = String::new();
+    let count = |key: &str| {
+        stats
+            .get(key)
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0)
+    };
+    if count("frames_missing") > 0 {
+        out.push_str(&format!(
+            "Frames: {} of the {} the video announces could not be decoded; moves made meanwhile may be missing or recovered\n",
+            count("frames_missing"),
+            count("frames_expected"),
+        ));
+    }
+    for model in stats
+        .get("missing_models")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        out.push_str(&format!(
+            "Not seen: no {}: {} ({})\n",
+            model["model"].as_str().unwrap_or("?"),
+            model["blind_to"].as_str().unwrap_or("?"),
+            model["reason"].as_str().unwrap_or("?"),
+        ));
+    }
+    out
 }

@@ -4,8 +4,9 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use referee_server::{Access, Config};
+use referee_watch::HandSource;
 use tokio::net::TcpListener;
 
 #[derive(Debug, clap::Args)]
@@ -34,10 +35,25 @@ pub struct Args {
     /// The most frames a second a camera may send; faster ones are dropped and counted.
     #[arg(long, default_value_t = 120.0)]
     max_fps: f64,
+    /// Serve even when the detector or the real-hand models do not load:
+    /// moves are read from the colours, touches on that footage are not
+    /// seen, and every client is told so.
+    #[arg(long)]
+    allow_no_models: bool,
 }
 
 pub fn run(args: &Args) -> Result<()> {
     let mut config = Config::new(args.db.clone());
+    config.not_seen = referee_watch::missing_models(HandSource::Auto)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    if !config.not_seen.is_empty() && !args.allow_no_models {
+        bail!(
+            "{}; run scripts/setup, or serve without them with --allow-no-models",
+            config.not_seen.join("; ")
+        );
+    }
     if let Some(path) = &args.auth {
         config.access = Access::from_file(path).map_err(|e| anyhow!("--auth {e}"))?;
     }
@@ -76,6 +92,9 @@ pub fn run(args: &Args) -> Result<()> {
         }
         if matches!(config.access, Access::LoopbackOnly) {
             say("referee: no --auth given: answering loopback addresses only");
+        }
+        for not_seen in &config.not_seen {
+            say(&format!("referee: WARNING: {not_seen}"));
         }
         referee_server::serve(config, listener, web, stop_signal()).await?;
         say("referee: stopped");

@@ -92,7 +92,9 @@ fn a_taken_port_stops_the_demo_at_once_with_the_services_reason() {
     let text: Vec<String> = said.try_iter().collect();
     let text = text.join("\n");
     let Some(status) = status else {
-        let _ = Command::new("kill").args(["-9", "--", &format!("-{pgid}")]).status();
+        let _ = Command::new("kill")
+            .args(["-9", "--", &format!("-{pgid}")])
+            .status();
         panic!("the demo went on with its port taken:\n{text}");
     };
     assert!(!status.success(), "{text}");
@@ -141,7 +143,9 @@ fn ctrl_c_mid_stream_ends_every_process_the_demo_started() {
     let status = ends_within(&mut child, Duration::from_secs(15));
     let ended = group_ends_within(pgid, Duration::from_secs(10));
     if !ended {
-        let _ = Command::new("kill").args(["-9", "--", &format!("-{pgid}")]).status();
+        let _ = Command::new("kill")
+            .args(["-9", "--", &format!("-{pgid}")])
+            .status();
     }
     assert!(status.is_some(), "the demo kept running after Ctrl-C");
     assert!(ended, "a process the demo started outlived Ctrl-C");

@@ -304,3 +304,47 @@ fn the_panel_and_the_overlay_work_in_a_real_browser() {
     drop(service);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn the_panel_says_what_a_service_without_its_models_cannot_see() {
+    let dir = common::scratch("pages-no-models");
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let web = free_port();
+    let service = common::serve_with_env(
+        &dir.join("referee.db"),
+        free_port(),
+        &["--allow-no-models", "--http", &format!("127.0.0.1:{web}")],
+        &[("ORT_DYLIB_PATH", "/nonexistent/libonnxruntime.so.1")],
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let config = BrowserConfig::builder()
+            .chrome_executable(chromium())
+            .no_sandbox()
+            .user_data_dir(dir.join("chromium-profile"))
+            .build()
+            .expect("browser config");
+        let (mut browser, mut handler) = Browser::launch(config).await.expect("Chromium starts");
+        let events = tokio::spawn(async move { while handler.next().await.is_some() {} });
+        let panel = browser
+            .new_page(format!("http://127.0.0.1:{web}/"))
+            .await
+            .expect("panel opens");
+        until(
+            &panel,
+            "!document.getElementById('not-seen').hidden",
+            "the banner",
+        )
+        .await;
+        let banner = text(&panel, "document.getElementById('not-seen').innerText").await;
+        assert!(banner.contains("cannot see everything"), "{banner}");
+        assert!(
+            banner.contains("no detector: no touch can be seen"),
+            "{banner}"
+        );
+        browser.close().await.expect("closes");
+        let _ = events.await;
+    });
+    drop(service);
+    let _ = std::fs::remove_dir_all(dir);
+}

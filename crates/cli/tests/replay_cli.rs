@@ -245,6 +245,61 @@ fn a_damaged_video_is_read_past_and_the_loss_counted() {
     );
     assert_eq!(read + missing, expected);
     assert!(read > expected / 2, "{read} of {expected} frames read");
+    // Read by people, the loss is told too.
+    let run = referee_ok(&[
+        "replay",
+        damaged.to_str().expect("utf-8"),
+        "--corners",
+        &corners(&truth),
+    ]);
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        text.contains(&format!(
+            "Frames: {missing} of the {expected} the video announces could not be decoded"
+        )),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[test]
+fn a_replay_without_its_models_says_what_it_cannot_see() {
+    let (out, truth) = render("touch_move_nc6", "no-models");
+    let video = out.join("video.avi");
+    let replay = |json: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_referee"));
+        command
+            .args([
+                "replay",
+                video.to_str().expect("utf-8"),
+                "--corners",
+                &corners(&truth),
+            ])
+            .env("ORT_DYLIB_PATH", "/nonexistent/libonnxruntime.so.1");
+        if json {
+            command.arg("--json");
+        }
+        let run = command.output().expect("replay runs");
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        String::from_utf8(run.stdout).expect("utf-8")
+    };
+    let text = replay(false);
+    assert!(
+        text.contains("Not seen: no detector: no touch can be seen on rendered footage"),
+        "{text}"
+    );
+    let verdict: serde_json::Value = serde_json::from_str(&replay(true)).expect("JSON");
+    let missing: Vec<&str> = verdict["stats"]["missing_models"]
+        .as_array()
+        .expect("the models it ran without")
+        .iter()
+        .map(|m| m["model"].as_str().expect("a model"))
+        .collect();
+    assert_eq!(missing, ["real-hand models", "detector"]);
     let _ = std::fs::remove_dir_all(out);
 }
 

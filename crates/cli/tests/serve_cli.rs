@@ -8,7 +8,9 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{corners, free_port, json, referee, referee_ok, render, scratch, serve};
+use common::{
+    corners, free_port, json, referee, referee_ok, render, scratch, serve, serve_with_env,
+};
 
 fn sans(verdict: &serde_json::Value) -> Vec<String> {
     verdict["moves"]
@@ -266,4 +268,65 @@ fn an_announced_adjustment_reaches_the_live_game_in_its_place() {
         "{events:?}"
     );
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// ONNX Runtime where it is not: neither the detector nor the real-hand
+/// models load.
+const NO_MODELS: (&str, &str) = ("ORT_DYLIB_PATH", "/nonexistent/libonnxruntime.so.1");
+
+#[test]
+fn a_service_that_cannot_see_touches_refuses_to_start_unless_told_and_then_says_so() {
+    let dir = scratch("serve-no-models");
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let db = dir.join("referee.db");
+    let refused = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "serve",
+            "--db",
+            db.to_str().expect("utf-8"),
+            "--grpc",
+            "127.0.0.1:0",
+        ])
+        .env(NO_MODELS.0, NO_MODELS.1)
+        .output()
+        .expect("serve runs");
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("no detector: no touch can be seen"), "{said}");
+    assert!(said.contains("--allow-no-models"), "{said}");
+
+    let web = free_port();
+    let service = serve_with_env(
+        &db,
+        free_port(),
+        &["--allow-no-models", "--http", &format!("127.0.0.1:{web}")],
+        &[NO_MODELS],
+    );
+    let listed = referee_ok(&["games", "--server", &service.url]);
+    let warned = String::from_utf8_lossy(&listed.stderr);
+    assert!(
+        warned.contains("the service cannot see everything: no detector"),
+        "{warned}"
+    );
+    assert!(warned.contains("no real-hand models"), "{warned}");
+    let status = http_get(web, "/api/status");
+    assert!(
+        status.contains("\"not_seen\":[\"no real-hand models"),
+        "{status}"
+    );
+    assert!(http_get(web, "/metrics").contains("referee_models_missing 2"));
+}
+
+/// The body of a plain HTTP/1.1 GET on 127.0.0.1.
+fn http_get(port: u16, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    .expect("writes");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("reads");
+    answer
 }

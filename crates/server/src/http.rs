@@ -58,6 +58,7 @@ pub fn router(service: Shared) -> Router {
             "/assets/style.css",
             get(|| async { asset(STYLE, "text/css") }),
         )
+        .route("/api/status", get(status))
         .route("/api/games", get(games))
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/updates", get(updates))
@@ -144,6 +145,13 @@ impl Caller {
             need,
         )?)
     }
+}
+
+/// What the service cannot see (`not_seen`, one line a model it runs
+/// without), for the panel's banner.
+async fn status(who: Caller) -> Result<Response, Refused> {
+    who.needs(Need::Viewer)?;
+    Ok(axum::Json(json!({"not_seen": who.service.not_seen()})).into_response())
 }
 
 async fn games(who: Caller) -> Result<Response, Refused> {

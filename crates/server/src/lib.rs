@@ -52,6 +52,9 @@ pub struct Config {
     pub workers: usize,
     /// Frames a second a stream may send, by capture time; faster ones are dropped.
     pub max_fps: f64,
+    /// What the chain cannot see, for each model it runs without (told to
+    /// every client; empty when all models loaded).
+    pub not_seen: Vec<String>,
 }
 
 impl Config {
@@ -62,6 +65,7 @@ impl Config {
             tls: None,
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             max_fps: 120.0,
+            not_seen: Vec::new(),
         }
     }
 }
@@ -95,7 +99,8 @@ pub async fn serve(
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db)?);
     let service = Arc::new(
         RefereeService::new(store, config.access.clone(), config.workers, config.max_fps)
-            .map_err(ServeError::Rebuild)?,
+            .map_err(ServeError::Rebuild)?
+            .not_seeing(config.not_seen.clone()),
     );
     // One stop for both servers.
     let (stop, stopped) = tokio::sync::watch::channel(false);

@@ -37,6 +37,8 @@ pub struct RefereeService {
     min_interval: f64,
     /// How long each stage of the chain takes, over every board.
     stages: Arc<crate::metrics::StageHistograms>,
+    /// What the chain cannot see, for each model it runs without.
+    not_seen: Vec<String>,
 }
 
 fn valid_board_id(id: &str) -> bool {
@@ -69,7 +71,20 @@ impl RefereeService {
             workers: Arc::new(Semaphore::new(workers.max(1))),
             min_interval: if max_fps > 0.0 { 1.0 / max_fps } else { 0.0 },
             stages: Arc::default(),
+            not_seen: Vec::new(),
         })
+    }
+
+    /// The service running without some models: what it cannot see for
+    /// each, said in `ListGames`, the panel and `/metrics`.
+    pub fn not_seeing(mut self, not_seen: Vec<String>) -> Self {
+        self.not_seen = not_seen;
+        self
+    }
+
+    /// What the service cannot see (empty: it sees all).
+    pub fn not_seen(&self) -> &[String] {
+        &self.not_seen
     }
 
     fn games(&self) -> Vec<Arc<LiveGame>> {
@@ -242,6 +257,10 @@ impl RefereeService {
                 "referee_incidents_total{{kind=\"{kind}\"}} {count}\n"
             ));
         }
+        out.push_str(&format!(
+            "# HELP referee_models_missing Models the chain runs without (touches it cannot see).\n# TYPE referee_models_missing gauge\nreferee_models_missing {}\n",
+            self.not_seen.len()
+        ));
         out.push_str(&self.stages.render());
         out
     }
@@ -370,6 +389,7 @@ impl Referee for RefereeService {
         self.check(&request, Need::Viewer)?;
         Ok(Response::new(pb::ListGamesResponse {
             games: self.game_list(),
+            not_seen: self.not_seen.clone(),
         }))
     }
 

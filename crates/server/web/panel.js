@@ -57,6 +57,19 @@ async function refreshGame(id) {
   render();
 }
 
+// The service running without a model says what it cannot see: a banner
+// the arbiter cannot miss.
+async function refreshStatus() {
+  const answer = await fetch("/api/status" + tokenQuery());
+  if (!answer.ok) return;
+  const { not_seen: notSeen } = await answer.json();
+  const banner = document.getElementById("not-seen");
+  banner.hidden = notSeen.length === 0;
+  banner.textContent = notSeen.length
+    ? "The referee cannot see everything: " + notSeen.join("; ")
+    : "";
+}
+
 async function refreshAll() {
   const answer = await fetch("/api/games" + tokenQuery());
   if (!answer.ok) {
@@ -174,5 +187,6 @@ function render() {
     .map((i) => el("li", {}, `${i.id}: ${i.decision} by ${i.decided_by}${i.note ? " (" + i.note + ")" : ""}`)));
 }
 
+refreshStatus();
 refreshAll();
 setInterval(refreshAll, 5000);

@@ -91,35 +91,83 @@ pub struct HandPath {
     detection: Option<Detection>,
 }
 
-/// The models `choice` asks for that load (a missing one is warned about;
-/// moves are read without it).
+/// A model the chain runs without, and what it cannot see for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingModel {
+    /// `detector` or `real-hand models`.
+    pub model: &'static str,
+    /// What the referee cannot see without it.
+    pub blind_to: &'static str,
+    /// Why it did not load.
+    pub reason: String,
+}
+
+impl std::fmt::Display for MissingModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no {}: {} ({})", self.model, self.blind_to, self.reason)
+    }
+}
+
+/// The models `choice` asks for that load, and those that did not (warned
+/// about; moves are read without them). The detector always loads: it
+/// reads the board on every footage, and the hands on renders.
 #[derive(Debug)]
 struct Models {
     real: Option<HandTracker>,
     detector: Option<Detector>,
+    missing: Vec<MissingModel>,
 }
 
 impl Models {
     fn load(choice: HandSource) -> Self {
-        let real = (choice != HandSource::Rendered)
-            .then(|| {
-                HandModels::load()
-                    .inspect_err(|error| {
-                        tracing::warn!(%error, "no real-hand models: hands on real footage will not be seen")
-                    })
-                    .ok()
-            })
-            .flatten()
-            .map(HandTracker::new);
-        let detector = (choice != HandSource::Real)
-            .then(|| {
-                Detector::load()
-                    .inspect_err(|error| tracing::warn!(%error, "no detector: rendered hands will not be seen"))
-                    .ok()
-            })
-            .flatten();
-        Self { real, detector }
+        let mut missing = Vec::new();
+        let real = if choice == HandSource::Rendered {
+            None
+        } else {
+            match HandModels::load() {
+                Ok(models) => Some(HandTracker::new(models)),
+                Err(error) => {
+                    missing.push(MissingModel {
+                        model: "real-hand models",
+                        blind_to: REAL_HANDS_UNSEEN,
+                        reason: error.to_string(),
+                    });
+                    None
+                }
+            }
+        };
+        let detector = match Detector::load() {
+            Ok(detector) => Some(detector),
+            Err(error) => {
+                missing.push(MissingModel {
+                    model: "detector",
+                    blind_to: DETECTOR_UNSEEN,
+                    reason: error.to_string(),
+                });
+                None
+            }
+        };
+        for model in &missing {
+            tracing::warn!("{model}");
+        }
+        Self {
+            real,
+            detector,
+            missing,
+        }
     }
+}
+
+/// What no real-hand models leave unseen.
+const REAL_HANDS_UNSEEN: &str = "no touch can be seen on camera footage";
+/// What no detector leaves unseen.
+const DETECTOR_UNSEEN: &str =
+    "no touch can be seen on rendered footage, and moves are read from the colours alone";
+
+/// The models a chain choosing `choice` would run without: loads them once
+/// (what a service checks before it says it serves).
+pub fn missing_models(choice: HandSource) -> Vec<MissingModel> {
+    Models::load(choice).missing
 }
 
 impl HandPath {
@@ -134,6 +182,12 @@ impl HandPath {
             unseen_by_real: 0,
             detection: None,
         }
+    }
+
+    /// The models this path runs without (known once the first frame
+    /// loaded them).
+    pub fn missing(&self) -> &[MissingModel] {
+        self.models.as_ref().map_or(&[], |m| m.missing.as_slice())
     }
 
     /// What the footage was found to be, or was said to be.

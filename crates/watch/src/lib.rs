@@ -25,7 +25,8 @@ use shakmaty::{Bitboard, Color, Piece, Position, Rank, Role, Square};
 use crate::belief::{Fusion, Readings};
 
 pub use hands::{
-    Fingertip, HandPath, HandSource, HandsSeen, REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES,
+    Fingertip, HandPath, HandSource, HandsSeen, MissingModel, REAL_AFTER_FRAMES,
+    RENDERED_AFTER_FRAMES, missing_models,
 };
 pub use referee_vision::Result;
 
@@ -106,6 +107,11 @@ impl BoardWatch {
     pub fn with_hands(mut self, source: HandSource) -> Self {
         self.hands = HandPath::new(source);
         self
+    }
+
+    /// The models this chain runs without, and what it cannot see for them.
+    pub fn missing_models(&self) -> &[MissingModel] {
+        self.hands.missing()
     }
 
     /// Which model decides about hands: chosen, or told from the footage so far.

@@ -91,10 +91,16 @@ pub fn free_port() -> u16 {
 /// Starts the service on `port` (and `extra` arguments) with its record in `db`; returns once it
 /// says where it serves.
 pub fn serve(db: &Path, port: u16, extra: &[&str]) -> Service {
+    serve_with_env(db, port, extra, &[])
+}
+
+/// [`serve`] with these environment variables set.
+pub fn serve_with_env(db: &Path, port: u16, extra: &[&str], env: &[(&str, &str)]) -> Service {
     let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
         .args(["serve", "--db", db.to_str().expect("utf-8"), "--grpc"])
         .arg(format!("127.0.0.1:{port}"))
         .args(extra)
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
