@@ -261,3 +261,36 @@ pub fn describe(update: &pb::Update) -> Option<String> {
         What::Stats(_) => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn update(what: What) -> pb::Update {
+        pb::Update {
+            what: Some(what),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn lines_as_updates_arrive_never_run_backwards_nor_trail_spaces() {
+        let clock = update(What::Event(pb::PhysicalEvent {
+            t: 2.15,
+            r#type: "clock".into(),
+            ..Default::default()
+        }));
+        assert_eq!(describe(&clock).expect("a line"), "     2.15 s  clock");
+        let made = update(What::Move(pb::Move {
+            ply: 1,
+            san: "e4".into(),
+            side: pb::Side::White as i32,
+            t: 1.75,
+            ..Default::default()
+        }));
+        assert_eq!(
+            describe(&made).expect("a line"),
+            "             move 1 e4 (white), made at 1.75 s"
+        );
+    }
+}

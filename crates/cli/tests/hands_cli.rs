@@ -33,6 +33,14 @@ fn follows_the_hands_of_the_real_clip_and_prints_the_figures() {
         .filter_map(|h| h["contact"]["grip"].as_str())
         .collect();
     assert!(grips.contains(&"e2"), "{grips:?}");
+    // Without --json the figures are in words.
+    let run = referee_ok(&["hands", clip.to_str().expect("utf-8")]);
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        text.lines().all(|l| !l.trim_start().starts_with('{')),
+        "{text}"
+    );
+    assert!(text.contains("131 frames, "), "{text}");
 }
 
 #[test]
