@@ -121,3 +121,20 @@ fn bad_input_is_refused_with_what_is_wrong() {
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(stderr.contains("expected 8 numbers"), "{stderr}");
 }
+
+#[test]
+fn an_empty_library_variable_is_taken_as_unset() {
+    // `ORT_DYLIB_PATH= referee …` is how a shell unsets it for one command:
+    // the library is then found where scripts/setup put it.
+    let photo = real("chessBoard006.jpg");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["detect", photo.to_str().expect("utf-8"), "--json"])
+        .env("ORT_DYLIB_PATH", "")
+        .output()
+        .expect("detect runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
