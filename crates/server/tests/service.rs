@@ -5,13 +5,16 @@
 //! roles are enforced; damaged frames are skipped and counted; oversized
 //! ones refused.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use common::{Running, connect, jpeg, last_stats, start, stream};
+
 use referee_proto as pb;
 use referee_proto::referee_client::RefereeClient;
-use referee_proto::update::What;
 use referee_server::{Access, Config};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot};
@@ -56,51 +59,6 @@ fn rendered() -> &'static Rendered {
     })
 }
 
-struct Running {
-    addr: std::net::SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Running {
-    async fn stop(mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        let _ = self.task.await;
-    }
-}
-
-async fn start(db: &Path, access: Access) -> Running {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
-    let addr = listener.local_addr().expect("addr");
-    let mut config = Config::new(db.to_path_buf());
-    config.access = access;
-    let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        referee_server::serve(config, listener, None, async {
-            let _ = stopped.await;
-        })
-        .await
-        .expect("serves");
-    });
-    Running {
-        addr,
-        stop: Some(stop),
-        task,
-    }
-}
-
-async fn connect(addr: std::net::SocketAddr) -> RefereeClient<Channel> {
-    for _ in 0..50 {
-        if let Ok(client) = RefereeClient::connect(format!("http://{addr}")).await {
-            return client;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("the service at {addr} does not answer");
-}
-
 fn open(board: &str) -> pb::OpenGameRequest {
     pb::OpenGameRequest {
         board_id: board.into(),
@@ -123,69 +81,6 @@ async fn with_game(board: &str) -> (tempfile::TempDir, Running, RefereeClient<Ch
         .expect("opens")
         .into_inner();
     (dir, server, client, game)
-}
-
-fn jpeg(board: &str, t: f64, bytes: Vec<u8>) -> pb::Frame {
-    pb::Frame {
-        board_id: board.into(),
-        t,
-        image: Some(pb::frame::Image::Jpeg(bytes)),
-    }
-}
-
-/// Streams frames the way `referee ingest --fast` does (at most two in
-/// flight beyond those answered); returns every update answered.
-async fn stream(client: &mut RefereeClient<Channel>, frames: Vec<pb::Frame>) -> Vec<pb::Update> {
-    let (tx, rx) = mpsc::channel(4);
-    let mut frames = frames.into_iter();
-    tx.send(frames.next().expect("a frame"))
-        .await
-        .expect("queued");
-    let mut answers = client
-        .stream_frames(ReceiverStream::new(rx))
-        .await
-        .expect("stream accepted")
-        .into_inner();
-    let mut updates = Vec::new();
-    let (mut sent, mut answered) = (1u64, 0u64);
-    let mut pending = frames.peekable();
-    loop {
-        while pending.peek().is_some() && sent < answered + 2 {
-            tx.send(pending.next().expect("frame"))
-                .await
-                .expect("queued");
-            sent += 1;
-        }
-        if pending.peek().is_none() {
-            break;
-        }
-        let update = answers
-            .message()
-            .await
-            .expect("answer")
-            .expect("open stream");
-        if matches!(update.what, Some(What::Stats(_))) {
-            answered += 1;
-        }
-        updates.push(update);
-    }
-    drop(tx);
-    while let Some(update) = answers.message().await.expect("answer") {
-        updates.push(update);
-    }
-    updates
-}
-
-/// The frame counters the service last answered with.
-fn last_stats(updates: &[pb::Update]) -> pb::FrameStats {
-    updates
-        .iter()
-        .rev()
-        .find_map(|u| match &u.what {
-            Some(What::Stats(s)) => Some(*s),
-            _ => None,
-        })
-        .expect("stats")
 }
 
 fn all_frames(board: &str) -> Vec<pb::Frame> {

@@ -1,0 +1,135 @@
+//! A game belongs to its board, not to a camera's connection: a camera that
+//! reconnects mid-game leaves the record the uninterrupted footage gives.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use common::{connect, jpeg, start, stream};
+use referee_proto as pb;
+use referee_rules::Referee;
+use referee_rules::pgn::Tags;
+use referee_server::Access;
+use referee_synth::Scenario;
+use referee_vision::BoardCorners;
+use referee_watch::BoardWatch;
+
+/// The first seconds of a bundled full game, 10 frames a second.
+const SECONDS: f64 = 40.0;
+
+struct Footage {
+    frames: Vec<(f64, Vec<u8>)>,
+    corners: [[f32; 2]; 4],
+    /// The moves the chain reads from the footage alone, uninterrupted.
+    reference: Vec<String>,
+}
+
+fn footage() -> &'static Footage {
+    static FOOTAGE: OnceLock<Footage> = OnceLock::new();
+    FOOTAGE.get_or_init(|| {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/data/scenarios/game_maghsoodloo_vokhidov_2025.scn");
+        let scenario =
+            Scenario::parse(&std::fs::read_to_string(path).expect("scenario")).expect("parses");
+        let (renderer, played) = referee_synth::stage(&scenario).expect("stages");
+        let fps = scenario.camera.fps;
+        let count = (SECONDS.min(played.duration) * fps) as u64;
+        let mut frames = Vec::new();
+        let mut corners = [[0.0; 2]; 4];
+        for index in 0..count {
+            let t = index as f64 / fps;
+            let (image, truth) = renderer.frame(t, index).expect("frame");
+            if index == 0 {
+                corners = truth.corners.map(|[x, y]| [x as f32, y as f32]);
+            }
+            frames.push((t, referee_server::frames::to_jpeg(&image).expect("jpeg")));
+        }
+        let referee = Referee::new(shakmaty::Chess::default(), Tags::default());
+        let mut watch = BoardWatch::new(referee, Some(BoardCorners(corners)));
+        for (t, bytes) in &frames {
+            let frame = jpeg("", *t, bytes.clone());
+            let image = referee_server::frames::decode(&frame, None).expect("decodes");
+            watch.look(&image, *t).expect("looks");
+        }
+        watch.finish();
+        let reference = watch
+            .referee()
+            .moves()
+            .iter()
+            .map(|m| m.san.clone())
+            .collect();
+        Footage {
+            frames,
+            corners,
+            reference,
+        }
+    })
+}
+
+fn frames(board: &str, range: std::ops::Range<usize>) -> Vec<pb::Frame> {
+    footage().frames[range]
+        .iter()
+        .map(|(t, bytes)| jpeg(board, *t, bytes.clone()))
+        .collect()
+}
+
+/// Streams the footage to a fresh service in one connection per range;
+/// returns the moves recorded, each with whether it was recovered.
+async fn streamed_in(board: &str, ranges: &[std::ops::Range<usize>]) -> Vec<(String, bool)> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = start(&dir.path().join("referee.db"), Access::LoopbackOnly).await;
+    let mut client = connect(server.addr).await;
+    let corners = footage()
+        .corners
+        .iter()
+        .map(|&[x, y]| pb::Point { x, y })
+        .collect();
+    let game = client
+        .open_game(pb::OpenGameRequest {
+            board_id: board.into(),
+            corners,
+            ..Default::default()
+        })
+        .await
+        .expect("opens")
+        .into_inner();
+    for range in ranges {
+        stream(&mut client, frames(board, range.clone())).await;
+    }
+    let verdict = client
+        .get_game(pb::GetGameRequest {
+            game_id: game.id.clone(),
+        })
+        .await
+        .expect("verdict")
+        .into_inner();
+    server.stop().await;
+    verdict
+        .moves
+        .iter()
+        .map(|m| (m.san.clone(), m.recovered))
+        .collect()
+}
+
+/// Every move recorded is the reference's, in order, the whole game long.
+fn assert_follows_the_reference(recorded: &[(String, bool)]) {
+    let reference = &footage().reference;
+    assert!(
+        reference.len() >= 10,
+        "the footage holds a game: {reference:?}"
+    );
+    let sans: Vec<&str> = recorded.iter().map(|(san, _)| san.as_str()).collect();
+    assert_eq!(sans, *reference, "recorded {recorded:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_camera_that_reconnects_continues_the_same_game() {
+    let count = footage().frames.len();
+    let recorded = streamed_in("r1", &[0..count / 3, count / 3..count]).await;
+    assert_follows_the_reference(&recorded);
+    assert!(
+        recorded.iter().all(|(_, recovered)| !recovered),
+        "no frame was lost, nothing is recovered: {recorded:?}"
+    );
+}
