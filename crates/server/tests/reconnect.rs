@@ -1,5 +1,7 @@
 //! A game belongs to its board, not to a camera's connection: a camera that
-//! reconnects mid-game leaves the record the uninterrupted footage gives.
+//! reconnects mid-game, with or without frames lost between its two
+//! streams, leaves the record the uninterrupted footage gives, a move made
+//! while nobody watched marked recovered; never a wrong move.
 
 mod common;
 
@@ -132,4 +134,29 @@ async fn a_camera_that_reconnects_continues_the_same_game() {
         recorded.iter().all(|(_, recovered)| !recovered),
         "no frame was lost, nothing is recovered: {recorded:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_made_while_frames_were_lost_between_two_streams_are_recovered() {
+    let count = footage().frames.len();
+    // Three seconds lost: the moves made meanwhile are found afterwards,
+    // and marked so.
+    let (cut, back) = (count / 2, count / 2 + 30);
+    let recorded = streamed_in("r2", &[0..cut, back..count]).await;
+    let reference = &footage().reference;
+    assert_eq!(recorded.len(), reference.len(), "{recorded:?}");
+    // What nobody saw may have gone another way to the same board (a bishop
+    // through a3 or b4 to c5): such a move is marked for the arbiter, and
+    // every move seen is the reference's.
+    for ((san, recovered), truth) in recorded.iter().zip(reference) {
+        assert!(
+            san == truth || *recovered,
+            "{san} recorded for {truth}, unmarked: {recorded:?}"
+        );
+    }
+    assert!(
+        recorded.iter().any(|(_, recovered)| *recovered),
+        "{recorded:?}"
+    );
+    assert!(!recorded.last().expect("moves").1, "seen again to the end");
 }

@@ -12,7 +12,7 @@
 
 use std::collections::HashSet;
 
-use shakmaty::{Bitboard, Board, Chess, Move, Position, Role};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role};
 
 use crate::belief::BoardBelief;
 
@@ -31,19 +31,40 @@ pub struct Continuation {
     pub gain: f32,
 }
 
+/// What tells continuations apart: the squares' occupants (empty, White,
+/// Black: all the eyes can see) and the side to move (which they cannot).
+type Shape = (Bitboard, Bitboard, Color);
+
 impl Continuation {
-    /// The squares' occupants (empty, White, Black): all the eyes can tell apart.
-    fn shape(&self) -> (Bitboard, Bitboard) {
+    fn shape(&self) -> Shape {
         let board = self.position.board();
-        (board.white(), board.black())
+        (board.white(), board.black(), self.position.turn())
+    }
+
+    /// The same squares' occupants as `other`, the other side to move.
+    fn other_turn_of(&self, other: &Continuation) -> bool {
+        let (white, black, turn) = self.shape();
+        let (other_white, other_black, other_turn) = other.shape();
+        (white, black) == (other_white, other_black) && turn != other_turn
+    }
+
+    /// This way on from `from`, then `next` on from its position.
+    fn then(&self, next: Continuation) -> Continuation {
+        let mut moves = self.moves.clone();
+        moves.extend(next.moves);
+        Continuation {
+            moves,
+            position: next.position,
+            gain: next.gain,
+        }
     }
 }
 
 /// The continuations of `from` up to `plies` plies (`beam` positions kept
-/// at each depth), likeliest first, one
-/// for each arrangement of the squares' occupants (a promotion is searched
-/// as a queen; the caller names the piece). The table itself (no ply,
-/// gain 0) is among them.
+/// at each depth), likeliest first, one for each arrangement of the
+/// squares' occupants and side to move (a promotion is searched as a
+/// queen; the caller names the piece). The table itself (no ply, gain 0)
+/// is among them.
 pub fn continuations(
     from: &Chess,
     belief: &BoardBelief,
@@ -56,7 +77,7 @@ pub fn continuations(
         position: from.clone(),
         gain: 0.0,
     };
-    let mut seen: HashSet<(Bitboard, Bitboard)> = HashSet::from([root.shape()]);
+    let mut seen: HashSet<Shape> = HashSet::from([root.shape()]);
     let mut found = vec![root.clone()];
     let mut level = vec![root];
     for depth in 1..=plies {
@@ -132,7 +153,12 @@ pub enum Decided {
 #[derive(Debug, Clone, Default)]
 pub struct StillDecision {
     /// The occupants decided, since when, on how many frames, and how.
-    standing: Option<((Bitboard, Bitboard), f64, u32, Decided)>,
+    standing: Option<(Shape, f64, u32, Decided)>,
+    /// A board decided clearly but reached as likely with either side to
+    /// move (a piece that took two moves to its square instead of one
+    /// while nobody watched): both ways are followed, through the frames'
+    /// motion, until the next move tells which it was.
+    ways: Option<([Continuation; 2], Decided)>,
     /// When the deep search last ran.
     searched_at: Option<f64>,
     /// Since when the still board has read as a position the table does
@@ -141,16 +167,22 @@ pub struct StillDecision {
 }
 
 impl StillDecision {
-    /// The board moved, or a move was read: start again.
+    /// The board moved: start again (the ways followed stay).
     pub fn reset(&mut self) {
         self.standing = None;
         self.unexplained_since = None;
         self.searched_at = None;
     }
 
-    /// Whether a decision is being borne out.
+    /// A move was read: start again from it.
+    pub fn clear(&mut self) {
+        self.reset();
+        self.ways = None;
+    }
+
+    /// Whether a decision is being borne out, or two ways followed.
     pub fn pending(&self) -> bool {
-        self.standing.is_some()
+        self.standing.is_some() || self.ways.is_some()
     }
 
     /// Whether the last still frame read as the table, as well as a
@@ -162,11 +194,17 @@ impl StillDecision {
 
     /// One still frame at `t`, the next move made from `from`: the
     /// continuation decided, once it has stood long enough, and how.
+    ///
+    /// `watched`: nobody missed anything since the table was last seen
+    /// (no gap in the frames, no reconnect). Then the shorter way to a board
+    /// is taken; otherwise a board reached as likely with either side to
+    /// move waits for the next move to tell whose turn it was.
     pub fn observe(
         &mut self,
         from: &Chess,
         belief: &BoardBelief,
         t: f64,
+        watched: bool,
     ) -> Option<(Continuation, Decided)> {
         if !belief.is_informed() {
             self.reset();
@@ -187,6 +225,9 @@ impl StillDecision {
                 "still board"
             );
         }
+        if self.ways.is_some() {
+            return self.follow_ways(belief, t);
+        }
         self.unexplained_since = unexplained.then(|| self.unexplained_since.unwrap_or(t));
         let mut decided = decide(from, belief, DECIDE_PLIES, BEAM).map(|d| (d, Decided::Read));
         // The deep search once the board has read unexplained a while,
@@ -205,17 +246,67 @@ impl StillDecision {
             decided =
                 decide(from, belief, RECOVER_PLIES, RECOVER_BEAM).map(|d| (d, Decided::Recovered));
         }
-        let Some((best, how)) = decided else {
+        let Some((decision, how)) = decided else {
             self.standing = None;
             return None;
         };
-        let shape = best.shape();
+        let stood = self.stands(decision.best.shape(), how, t);
+        let twin = decision
+            .twin
+            .filter(|_| !watched || how == Decided::Recovered);
+        match twin {
+            None => stood.then_some((decision.best, how)),
+            Some(twin) => {
+                if stood {
+                    tracing::debug!(
+                        t,
+                        "a board reached as likely with either side to move: both ways followed"
+                    );
+                    self.standing = None;
+                    self.ways = Some(([decision.best, twin], how));
+                }
+                None
+            }
+        }
+    }
+
+    /// Whether the decision of this `shape` has stood long enough, counting
+    /// this frame.
+    fn stands(&mut self, shape: Shape, how: Decided, t: f64) -> bool {
         let (since, frames) = match self.standing {
             Some((standing, since, frames, _)) if standing == shape => (since, frames + 1),
             _ => (t, 1),
         };
         self.standing = Some((shape, since, frames, how));
-        (frames >= DECIDE_FRAMES && t - since >= DECIDE_SECONDS).then_some((best, how))
+        frames >= DECIDE_FRAMES && t - since >= DECIDE_SECONDS
+    }
+
+    /// One still frame while two ways are followed: the way from which the
+    /// board now decides a move clearly, where the other decides none or a
+    /// less likely one by [`DECIDE_MARGIN`], is taken with that move.
+    fn follow_ways(&mut self, belief: &BoardBelief, t: f64) -> Option<(Continuation, Decided)> {
+        let (ways, how) = self.ways.clone()?;
+        let [first, second] = ways.map(|way| {
+            let next = decide(&way.position, belief, DECIDE_PLIES, BEAM)
+                .filter(|d| d.twin.is_none())
+                .map(|d| d.best);
+            (way, next)
+        });
+        let gain =
+            |next: &Option<Continuation>| next.as_ref().map_or(f32::NEG_INFINITY, |c| c.gain);
+        let chosen = if gain(&first.1) >= gain(&second.1) + DECIDE_MARGIN {
+            first
+        } else if gain(&second.1) >= gain(&first.1) + DECIDE_MARGIN {
+            second
+        } else {
+            self.standing = None;
+            return None;
+        };
+        let (way, Some(next)) = chosen else {
+            return None;
+        };
+        let taken = way.then(next);
+        self.stands(taken.shape(), how, t).then_some((taken, how))
     }
 }
 
@@ -225,16 +316,22 @@ fn residue(belief: &BoardBelief, board: &Board) -> usize {
     belief.read_otherwise(board, RESIDUE_MARGIN)
 }
 
+/// A still board decided: the likeliest way on, and the same board with
+/// the other side to move when that is as likely as the eyes can tell.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    pub best: Continuation,
+    pub twin: Option<Continuation>,
+}
+
 /// The likeliest continuation up to `plies` plies (`beam` positions kept
 /// at each depth), when it is not the table, beats the table and every
-/// other continuation by [`DECIDE_MARGIN`], and explains the picture
-/// (at most [`MAX_RESIDUE`] squares read otherwise).
-pub fn decide(
-    from: &Chess,
-    belief: &BoardBelief,
-    plies: usize,
-    beam: usize,
-) -> Option<Continuation> {
+/// other board by [`DECIDE_MARGIN`], and explains the picture (at most
+/// [`MAX_RESIDUE`] squares read otherwise); with its twin, the same board
+/// with the other side to move, when the twin is not a ply and
+/// [`DECIDE_MARGIN`] less likely (a tempo lost is no rarer than the ply it
+/// costs).
+pub fn decide(from: &Chess, belief: &BoardBelief, plies: usize, beam: usize) -> Option<Decision> {
     // No continuation gains more than the squares read otherwise than the
     // table, by all their margins, less a ply: a still board read as the
     // table costs no search.
@@ -242,28 +339,46 @@ pub fn decide(
     if bound - PLY_COST < DECIDE_MARGIN {
         return None;
     }
-    let (best, margin) = ranked(from, belief, plies, beam)?;
-    (best.gain >= DECIDE_MARGIN
+    let (best, margin, twin) = ranked_with_twin(from, belief, plies, beam)?;
+    let clear = best.gain >= DECIDE_MARGIN
         && margin >= DECIDE_MARGIN
-        && residue(belief, best.position.board()) <= MAX_RESIDUE)
-        .then_some(best)
+        && residue(belief, best.position.board()) <= MAX_RESIDUE;
+    let twin = twin.filter(|twin| best.gain - twin.gain < PLY_COST + DECIDE_MARGIN);
+    clear.then_some(Decision { best, twin })
 }
 
 /// The likeliest continuation and by how much it beats the next likeliest
-/// (the table included), when it is not the table.
+/// board (the table included), when it is not the table.
 pub fn ranked(
     from: &Chess,
     belief: &BoardBelief,
     plies: usize,
     beam: usize,
 ) -> Option<(Continuation, f32)> {
+    ranked_with_twin(from, belief, plies, beam).map(|(best, margin, _)| (best, margin))
+}
+
+/// [`ranked`], and the likeliest continuation to the same board as the
+/// best with the other side to move.
+fn ranked_with_twin(
+    from: &Chess,
+    belief: &BoardBelief,
+    plies: usize,
+    beam: usize,
+) -> Option<(Continuation, f32, Option<Continuation>)> {
     let mut ranked = continuations(from, belief, plies, beam).into_iter();
     let best = ranked.next()?;
-    let runner_up = ranked.next().map_or(f32::NEG_INFINITY, |c| c.gain);
-    (!best.moves.is_empty()).then(|| {
-        let margin = best.gain - runner_up;
-        (best, margin)
-    })
+    if best.moves.is_empty() {
+        return None;
+    }
+    let (twins, others): (Vec<Continuation>, Vec<Continuation>) =
+        ranked.partition(|c| c.other_turn_of(&best));
+    let runner_up = others.first().map_or(f32::NEG_INFINITY, |c| c.gain);
+    Some((
+        best.clone(),
+        best.gain - runner_up,
+        twins.into_iter().next(),
+    ))
 }
 
 #[cfg(test)]
@@ -316,7 +431,9 @@ mod tests {
     fn a_run_of_plies_made_unseen_is_found_whole() {
         let start = Chess::default();
         let played = after(&["d2d4", "d7d5", "c2c4", "e7e6"]);
-        let best = decide(&start, &reading(played.board(), 0.9), 4, BEAM).expect("moves");
+        let best = decide(&start, &reading(played.board(), 0.9), 4, BEAM)
+            .expect("moves")
+            .best;
         assert_eq!(best.position.board(), played.board());
         assert_eq!(best.moves.len(), 4);
     }
@@ -332,27 +449,43 @@ mod tests {
     }
 
     #[test]
-    fn moves_missed_beyond_a_run_are_recovered_once_the_board_has_read_so_a_while() {
-        let pos = after(&["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]);
+    fn moves_missed_beyond_a_run_are_recovered_once_the_next_move_tells_whose_turn_it_was() {
+        let missed = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"];
+        let pos = after(&missed);
         let belief = reading(pos.board(), 0.9);
         let mut decision = StillDecision::default();
         let start = Chess::default();
-        assert!(decision.observe(&start, &belief, 0.0).is_none());
+        assert!(decision.observe(&start, &belief, 0.0, true).is_none());
         assert!(
-            decision.observe(&start, &belief, 0.5).is_none(),
+            decision.observe(&start, &belief, 0.5, true).is_none(),
             "not before a second"
         );
+        // Bb5 in six plies, or Bc4 and then Bb5 in seven: the same board with
+        // the other side to move; nothing is decided while it stands.
         let mut t = 1.0;
+        while t < 3.0 {
+            assert!(
+                decision.observe(&start, &belief, t, true).is_none(),
+                "at {t} s"
+            );
+            t += 0.1;
+        }
+        assert!(decision.pending(), "both ways followed");
+        // White moves on: it was White's turn, the six plies stand.
+        decision.reset();
+        let on = after(&[&missed[..], &["b5a4"]].concat());
+        let belief = reading(on.board(), 0.9);
         let (found, how) = loop {
-            if let Some(found) = decision.observe(&start, &belief, t) {
+            if let Some(found) = decision.observe(&start, &belief, t, true) {
                 break found;
             }
             t += 0.1;
-            assert!(t < 2.0, "recovered within the second after");
+            assert!(t < 4.0, "decided once the next move was seen");
         };
         assert_eq!(how, Decided::Recovered);
-        assert_eq!(found.position.board(), pos.board());
-        assert_eq!(found.moves.len(), 6);
+        assert_eq!(found.position.board(), on.board());
+        assert_eq!(found.moves.len(), 7);
+        assert_eq!(found.position.turn(), Color::Black);
     }
 
     #[test]
@@ -366,7 +499,7 @@ mod tests {
         for k in 0..30 {
             assert!(
                 decision
-                    .observe(&Chess::default(), &belief, f64::from(k) * 0.1)
+                    .observe(&Chess::default(), &belief, f64::from(k) * 0.1, true)
                     .is_none()
             );
         }

@@ -609,7 +609,7 @@ impl Tracker {
         self.last_accepted = accepted;
         self.promotion_read = None;
         self.promotion_chosen = None;
-        self.decision.reset();
+        self.decision.clear();
         // A fingertip resting as the move is read is the mover's hand
         // leaving it: it becomes no touch (nor glimpse) of the next turn
         // unless it goes elsewhere and rests again.
@@ -1090,7 +1090,9 @@ impl Tracker {
     /// square (a queen when they read none).
     fn decoded(&mut self, obs: &Observation) -> Option<Reading> {
         let (mut completed, from) = self.next_move_from()?;
-        let (best, how) = self.decision.observe(&from, &obs.belief, obs.t)?;
+        let (best, how) = self
+            .decision
+            .observe(&from, &obs.belief, obs.t, !self.unwatched)?;
         let mut position = from;
         let mut steps = Vec::new();
         let plies = best.moves.len();
