@@ -75,11 +75,12 @@ pub fn run(args: &Args) -> Result<()> {
             ),
             None => None,
         };
-        let scheme = if config.tls.is_some() {
-            "https"
-        } else {
-            "http"
-        };
+        let tls = config.tls.is_some();
+        let not_seen = config.not_seen.clone();
+        let loopback_only = matches!(config.access, Access::LoopbackOnly);
+        // The store opened and a write tried before anyone is told it serves.
+        let prepared = referee_server::Prepared::open(config)?;
+        let scheme = if tls { "https" } else { "http" };
         say(&format!(
             "referee: serving gRPC on {scheme}://{addr} (record in {})",
             args.db.display()
@@ -90,13 +91,13 @@ pub fn run(args: &Args) -> Result<()> {
                 web.local_addr()?
             ));
         }
-        if matches!(config.access, Access::LoopbackOnly) {
+        if loopback_only {
             say("referee: no --auth given: answering loopback addresses only");
         }
-        for not_seen in &config.not_seen {
+        for not_seen in &not_seen {
             say(&format!("referee: WARNING: {not_seen}"));
         }
-        referee_server::serve(config, listener, web, stop_signal()).await?;
+        prepared.serve(listener, web, stop_signal()).await?;
         say("referee: stopped");
         Ok(())
     })

@@ -91,6 +91,21 @@ fn get(port: u16, path: &str, if_none_match: Option<&str>) -> (String, String, S
     (status.to_string(), headers.to_lowercase(), body.to_string())
 }
 
+/// A plain HTTP/1.1 POST of JSON on 127.0.0.1: the status line.
+fn post(port: u16, path: &str, body: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("writes");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("reads");
+    answer.lines().next().unwrap_or_default().to_string()
+}
+
 /// Evaluates `script` in the page until it gives `true`.
 async fn until(page: &chromiumoxide::Page, script: &str, what: &str) {
     let started = Instant::now();
@@ -301,6 +316,16 @@ fn the_panel_and_the_overlay_work_in_a_real_browser() {
     assert!(again.contains("304"), "{again}");
     let (refused, _, _) = get(web, "/rounds/3.pgn", None);
     assert!(refused.contains("401"), "no token: {refused}");
+    // A token in the URL opens pages, never a change to the record.
+    let refused = post(
+        web,
+        &format!("/api/incidents/1-1-1/decision?token={ARBITER}"),
+        r#"{"decision":"dismissed","note":"by URL"}"#,
+    );
+    assert!(
+        refused.contains("401"),
+        "a decision by a URL's token: {refused}"
+    );
     drop(service);
     let _ = std::fs::remove_dir_all(dir);
 }

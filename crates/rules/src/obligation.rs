@@ -259,50 +259,52 @@ impl Judgement {
             .find(|t| t.piece.color != binding.piece.color && !of_the_move(t))
     }
 
+    /// The breach under 4.3c where a piece of each colour was touched and
+    /// neither could capture the other: `binding`, the first touched that
+    /// could be, had to be `duty` (moved, captured).
+    fn both_colours(
+        &self,
+        binding: Touch,
+        duty: &str,
+        played_move: &Move,
+        played: &str,
+    ) -> Option<(&'static str, Vec<Touch>, String)> {
+        let other = self.other_colour_touched(binding, played_move)?;
+        let detail = format!(
+            "touched {} and {}, one of each colour with no capture between them: {} had to be {duty}; moved {played}",
+            piece_on(binding.piece, binding.square),
+            piece_on(other.piece, other.square),
+            piece_on(binding.piece, binding.square)
+        );
+        Some(("4.3c", vec![binding, other], detail))
+    }
+
     fn describe_breach(&self, played_move: &Move, played: &str) -> Breach {
         let (article, touches, detail) = match self.obligation {
-            Obligation::Move { piece } => match self.other_colour_touched(piece, played_move) {
-                Some(other) => (
-                    "4.3c",
-                    vec![piece, other],
-                    format!(
-                        "touched {} and the opponent's {}, which it could not capture: {} had to be moved; moved {played}",
-                        piece_on(piece.piece, piece.square),
-                        piece_on(other.piece, other.square),
-                        piece_on(piece.piece, piece.square)
-                    ),
-                ),
-                None => (
-                    "4.3a",
-                    vec![piece],
-                    format!(
-                        "touched {} first (it had legal moves), moved {played}",
-                        piece_on(piece.piece, piece.square)
-                    ),
-                ),
-            },
-            Obligation::Capture { target } => {
-                match self.other_colour_touched(target, played_move) {
-                    Some(other) => (
-                        "4.3c",
-                        vec![target, other],
+            Obligation::Move { piece } => self
+                .both_colours(piece, "moved", played_move, played)
+                .unwrap_or_else(|| {
+                    (
+                        "4.3a",
+                        vec![piece],
                         format!(
-                            "touched the opponent's {} first and {}, which could not capture it: {} had to be captured; moved {played}",
-                            piece_on(target.piece, target.square),
-                            piece_on(other.piece, other.square),
-                            piece_on(target.piece, target.square)
+                            "touched {} first (it had legal moves), moved {played}",
+                            piece_on(piece.piece, piece.square)
                         ),
-                    ),
-                    None => (
+                    )
+                }),
+            Obligation::Capture { target } => self
+                .both_colours(target, "captured", played_move, played)
+                .unwrap_or_else(|| {
+                    (
                         "4.3b",
                         vec![target],
                         format!(
                             "touched the opponent's {} first (it could be captured), moved {played}",
                             piece_on(target.piece, target.square)
                         ),
-                    ),
-                }
-            }
+                    )
+                }),
             Obligation::CaptureWith { piece, target } => (
                 "4.3c",
                 vec![piece, target],

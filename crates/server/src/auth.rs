@@ -102,6 +102,13 @@ impl Access {
                 return Err(at("this token is listed twice".into()));
             }
         }
+        if tokens.is_empty() {
+            // A service no token opens would answer nobody, without a word.
+            return Err(format!(
+                "{}: no token in it (one a line: TOKEN role=camera|arbiter|viewer …)",
+                path.display()
+            ));
+        }
         Ok(Access::Tokens(tokens))
     }
 
@@ -229,6 +236,12 @@ mod tests {
             open.check(&MetadataMap::new(), remote, Need::Viewer)
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_file_without_a_token_is_refused() {
+        let err = access("# tokens to come\n\n").expect_err("refused");
+        assert!(err.contains("no token in it"), "{err}");
     }
 
     #[test]

@@ -52,6 +52,7 @@ pub struct FrameCounters {
     pub dropped: AtomicU64,
     pub corrupt: AtomicU64,
     pub processed: AtomicU64,
+    pub refused: AtomicU64,
 }
 
 impl FrameCounters {
@@ -66,6 +67,7 @@ impl FrameCounters {
             frames_dropped: read(&self.dropped),
             frames_corrupt: read(&self.corrupt),
             frames_processed: read(&self.processed),
+            frames_refused: read(&self.refused),
         }
     }
 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::{ConnectInfo, FromRequestParts, Path, Query};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -105,7 +105,10 @@ struct Caller {
     service: Shared,
     headers: HeaderMap,
     peer: SocketAddr,
-    /// `?token=`, for pages that cannot set a header (EventSource, img).
+    /// `?token=`, for pages that cannot set a header (EventSource, img):
+    /// on reading requests only. A request that changes the record
+    /// (a decision, a correction) carries its token in a header, never in
+    /// a URL that logs and browser histories keep.
     token: Option<String>,
 }
 
@@ -118,7 +121,10 @@ impl FromRequestParts<Shared> for Caller {
             .get::<ConnectInfo<SocketAddr>>()
             // Unknown: not loopback, so refused unless a token allows it.
             .map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |c| c.0);
-        let token = parts.uri.query().and_then(token_in_query);
+        let reading = matches!(parts.method, Method::GET | Method::HEAD);
+        let token = reading
+            .then(|| parts.uri.query().and_then(token_in_query))
+            .flatten();
         Ok(Self {
             service: service.clone(),
             headers: parts.headers.clone(),

@@ -85,6 +85,7 @@ pub fn verdict_json(v: &pb::Verdict) -> Value {
             "frames_processed": stats.frames_processed,
             "frames_dropped": stats.frames_dropped,
             "frames_corrupt": stats.frames_corrupt,
+            "frames_refused": stats.frames_refused,
         },
     });
     if let Some(game) = &v.game {

@@ -96,12 +96,49 @@ pub async fn serve(
     http: Option<TcpListener>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db)?);
-    let service = Arc::new(
-        RefereeService::new(store, config.access.clone(), config.workers, config.max_fps)
-            .map_err(ServeError::Rebuild)?
-            .not_seeing(config.not_seen.clone()),
-    );
+    Prepared::open(config)?
+        .serve(listener, http, shutdown)
+        .await
+}
+
+/// The service with its store open (a write tried) and its games rebuilt,
+/// ready to serve: what a caller checks before it says it serves.
+#[derive(Debug)]
+pub struct Prepared {
+    config: Config,
+    service: Arc<RefereeService>,
+}
+
+impl Prepared {
+    /// Opens the store `config` names and rebuilds the games it holds.
+    pub fn open(config: Config) -> Result<Self, ServeError> {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db)?);
+        let service = Arc::new(
+            RefereeService::new(store, config.access.clone(), config.workers, config.max_fps)
+                .map_err(ServeError::Rebuild)?
+                .not_seeing(config.not_seen.clone()),
+        );
+        Ok(Self { config, service })
+    }
+
+    /// Serves until `shutdown` completes.
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        http: Option<TcpListener>,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServeError> {
+        serve_prepared(self, listener, http, shutdown).await
+    }
+}
+
+async fn serve_prepared(
+    prepared: Prepared,
+    listener: TcpListener,
+    http: Option<TcpListener>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let Prepared { config, service } = prepared;
     // One stop for both servers.
     let (stop, stopped) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {

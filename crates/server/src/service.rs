@@ -41,6 +41,18 @@ pub struct RefereeService {
     not_seen: Vec<String>,
 }
 
+/// The longest id an error echoes back; longer ones are cut short.
+const SHOWN_ID: usize = 64;
+
+/// An id as an error echoes it: whole when short, cut short otherwise, so
+/// that a 10,000-character id is not sent back whole.
+fn shown(id: &str) -> String {
+    match id.char_indices().nth(SHOWN_ID) {
+        Some((cut, _)) => format!("{}… ({} bytes)", &id[..cut], id.len()),
+        None => id.to_string(),
+    }
+}
+
 fn valid_board_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 64
@@ -98,7 +110,7 @@ impl RefereeService {
         self.games()
             .into_iter()
             .find(|g| g.id == id)
-            .ok_or_else(|| Status::not_found(format!("no game {id}")))
+            .ok_or_else(|| Status::not_found(format!("no game {}", shown(id))))
     }
 
     fn open_on(&self, board: &str) -> Option<Arc<LiveGame>> {
@@ -165,7 +177,7 @@ impl RefereeService {
             .games()
             .into_iter()
             .find(|g| g.lock().has_incident(incident_id))
-            .ok_or_else(|| Status::not_found(format!("no incident {incident_id}")))?;
+            .ok_or_else(|| Status::not_found(format!("no incident {}", shown(incident_id))))?;
         let (incident, update) = game.lock().decide(
             self.store.as_ref(),
             incident_id,
@@ -199,7 +211,7 @@ impl RefereeService {
         self.store
             .evidence(path)
             .map_err(|e| Status::internal(e.to_string()))?
-            .ok_or_else(|| Status::not_found(format!("no evidence {path}")))
+            .ok_or_else(|| Status::not_found(format!("no evidence {}", shown(path))))
     }
 
     /// The figures of `/metrics`, in Prometheus text.
@@ -229,6 +241,11 @@ impl RefereeService {
                 2,
             ),
             ("referee_frames_processed_total", "Frames refereed.", 3),
+            (
+                "referee_frames_refused_total",
+                "Frames refused: a time not finite or going back.",
+                4,
+            ),
         ] {
             out.push_str(&format!("# HELP {name} {help}\n# TYPE {name} counter\n"));
             for (board, s, _) in &stats {
@@ -237,6 +254,7 @@ impl RefereeService {
                     s.frames_dropped,
                     s.frames_corrupt,
                     s.frames_processed,
+                    s.frames_refused,
                 ][pick];
                 out.push_str(&format!("{name}{{board=\"{board}\"}} {value}\n"));
             }
@@ -275,7 +293,8 @@ impl Referee for RefereeService {
         let board = request.get_ref().board_id.clone();
         if !valid_board_id(&board) {
             return Err(Status::invalid_argument(format!(
-                "board_id `{board}`: 1 to 64 letters, digits, `-`, `_` or `.`"
+                "board_id `{}`: 1 to 64 letters, digits, `-`, `_` or `.`",
+                shown(&board)
             )));
         }
         self.check(&request, Need::Camera(&board))?;
@@ -331,7 +350,7 @@ impl Referee for RefereeService {
         let game = self.open_on(&first.board_id).ok_or_else(|| {
             Status::not_found(format!(
                 "no game open on board {}: open one first (OpenGame)",
-                first.board_id
+                shown(&first.board_id)
             ))
         })?;
         let camera = game.camera.clone().try_lock_owned().map_err(|_| {
@@ -509,8 +528,14 @@ async fn read_frames(
             },
         };
         FrameCounters::count(&game.frames.received);
+        if let Some(why) = refused_time(frame.t, last_t) {
+            FrameCounters::count(&game.frames.refused);
+            tracing::warn!(game = %game.id, "camera stream refused: {why}");
+            let _ = out.send(Err(Status::invalid_argument(why))).await;
+            break;
+        }
         let misdirected = !frame.board_id.is_empty() && frame.board_id != game.board_id;
-        // Too soon after the last one (or going back in time): over the rate limit.
+        // Too soon after the last one: over the rate limit.
         if misdirected || frame.t - last_t < min_interval {
             let _ = out.send(Ok(dropped(&game))).await;
             continue;
@@ -523,6 +548,20 @@ async fn read_frames(
             }
             Err(mpsc::error::TrySendError::Closed(_)) => break,
         }
+    }
+}
+
+/// Why a frame's capture time `t` cannot be taken after `last` (the
+/// stream's previous frame): not a finite number of seconds, or earlier.
+fn refused_time(t: f64, last: f64) -> Option<String> {
+    if !t.is_finite() {
+        Some(format!("frame time {t}: not a finite number of seconds"))
+    } else if t < last {
+        Some(format!(
+            "frame time {t} s is earlier than the stream's previous frame at {last} s"
+        ))
+    } else {
+        None
     }
 }
 
@@ -632,5 +671,19 @@ async fn watch(
                 Err(broadcast::error::RecvError::Closed) => return,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_id_is_echoed_cut_short() {
+        assert_eq!(shown("b1"), "b1");
+        let long = "x".repeat(10_000);
+        let echoed = shown(&long);
+        assert!(echoed.len() < 100, "{echoed}");
+        assert!(echoed.ends_with("… (10000 bytes)"), "{echoed}");
     }
 }

@@ -81,6 +81,10 @@ impl SqliteStore {
             .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
             .map_err(sqlite)?;
         connection.execute_batch(SCHEMA).map_err(sqlite)?;
+        // A store that cannot be written says so now, not at the first move.
+        connection
+            .execute_batch("BEGIN IMMEDIATE; ROLLBACK;")
+            .map_err(sqlite)?;
         let mut evidence = path.as_os_str().to_owned();
         evidence.push(".evidence");
         Ok(Self {

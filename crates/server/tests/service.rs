@@ -11,13 +11,12 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use common::{Running, connect, jpeg, last_stats, start, stream};
+use common::{Running, connect, jpeg, last_stats, start, start_with, stream};
 
 use referee_proto as pb;
 use referee_proto::referee_client::RefereeClient;
 use referee_server::{Access, Config};
-use tokio::net::TcpListener;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
 use tonic::transport::Channel;
@@ -376,7 +375,82 @@ async fn oversized_frames_and_boards_without_a_game_are_refused() {
         .expect("queued");
     let refused = client.stream_frames(ReceiverStream::new(rx)).await;
     assert_eq!(refused.expect_err("no game").code(), Code::NotFound);
+    // A board id of 10,000 characters: refused, and not echoed back whole.
+    let refused = client
+        .open_game(pb::OpenGameRequest {
+            board_id: "b".repeat(10_000),
+            ..Default::default()
+        })
+        .await
+        .expect_err("too long");
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert!(refused.message().len() < 200, "{}", refused.message());
     server.stop().await;
+}
+
+/// Streams `times` (each with the same picture) to a game on `board`;
+/// returns how the stream ended.
+async fn stream_times(
+    client: &mut RefereeClient<Channel>,
+    board: &str,
+    times: &[f64],
+) -> tonic::Status {
+    client.open_game(open(board)).await.expect("opens");
+    let (tx, rx) = mpsc::channel(times.len());
+    for &t in times {
+        tx.send(jpeg(board, t, rendered().frames[0].1.clone()))
+            .await
+            .expect("queued");
+    }
+    let mut answers = client
+        .stream_frames(ReceiverStream::new(rx))
+        .await
+        .expect("stream accepted")
+        .into_inner();
+    let ended = loop {
+        match answers.message().await {
+            Ok(Some(_)) => {}
+            Ok(None) => panic!("the stream ended without refusing {times:?}"),
+            Err(status) => break status,
+        }
+    };
+    drop(tx);
+    ended
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frame_time_not_finite_or_going_back_is_refused_and_counted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = start(&dir.path().join("referee.db"), Access::LoopbackOnly).await;
+    let mut client = connect(server.addr).await;
+    let ended = stream_times(&mut client, "nan", &[0.0, 0.1, f64::NAN, 0.3]).await;
+    assert_eq!(ended.code(), Code::InvalidArgument, "{ended:?}");
+    assert!(ended.message().contains("not a finite number"), "{ended:?}");
+    let ended = stream_times(&mut client, "back", &[0.0, 0.5, 0.2]).await;
+    assert_eq!(ended.code(), Code::InvalidArgument, "{ended:?}");
+    assert!(ended.message().contains("earlier than"), "{ended:?}");
+    assert_eq!(
+        frames_refused(&mut client).await,
+        2,
+        "both refusals counted"
+    );
+    server.stop().await;
+}
+
+/// The frames refused over every game, as the games' verdicts count them.
+async fn frames_refused(client: &mut RefereeClient<Channel>) -> u64 {
+    let games = client
+        .list_games(pb::ListGamesRequest {})
+        .await
+        .expect("games")
+        .into_inner()
+        .games;
+    let mut refused = 0;
+    for game in games {
+        let verdict = verdict(client, &game.id).await;
+        refused += verdict.stats.map_or(0, |s| s.frames_refused);
+    }
+    refused
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -501,18 +575,10 @@ async fn with_a_certificate_the_service_speaks_tls_only() {
     let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
     std::fs::write(&cert, certified.cert.pem()).expect("cert");
     std::fs::write(&key, certified.signing_key.serialize_pem()).expect("key");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
-    let addr = listener.local_addr().expect("addr");
     let mut config = Config::new(dir.path().join("referee.db"));
     config.tls = Some((cert, key));
-    let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        referee_server::serve(config, listener, None, async {
-            let _ = stopped.await;
-        })
-        .await
-        .expect("serves");
-    });
+    let server = start_with(config).await;
+    let addr = server.addr;
     let tls = tonic::transport::ClientTlsConfig::new()
         .ca_certificate(tonic::transport::Certificate::from_pem(
             certified.cert.pem(),
@@ -536,6 +602,5 @@ async fn with_a_certificate_the_service_speaks_tls_only() {
         Err(_) => true,
     };
     assert!(refused, "plain text is not answered");
-    let _ = stop.send(());
-    let _ = task.await;
+    server.stop().await;
 }

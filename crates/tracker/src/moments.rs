@@ -100,28 +100,20 @@ impl Moments {
 
     /// The first moment one of `squares` moved within `[from, to]`.
     fn first_within(&self, squares: &[Square], from: f64, to: f64) -> Option<f64> {
-        squares
-            .iter()
-            .filter_map(|sq| {
-                self.moved[usize::from(*sq)]
-                    .iter()
-                    .copied()
-                    .find(|t| (from..=to).contains(t))
-            })
-            .reduce(f64::min)
+        self.moved_within(squares, from, to).reduce(f64::min)
     }
 
     /// The last moment one of `squares` moved within `[from, to]`.
     fn last_within(&self, squares: &[Square], from: f64, to: f64) -> Option<f64> {
+        self.moved_within(squares, from, to).reduce(f64::max)
+    }
+
+    /// The moments `squares` moved within `[from, to]`.
+    fn moved_within(&self, squares: &[Square], from: f64, to: f64) -> impl Iterator<Item = f64> {
         squares
             .iter()
-            .filter_map(|sq| {
-                self.moved[usize::from(*sq)]
-                    .iter()
-                    .copied()
-                    .rfind(|t| (from..=to).contains(t))
-            })
-            .reduce(f64::max)
+            .flat_map(move |sq| self.moved[usize::from(*sq)].iter().copied())
+            .filter(move |t| (from..=to).contains(t))
     }
 }
 

@@ -32,10 +32,15 @@ impl Running {
 }
 
 pub async fn start(db: &Path, access: Access) -> Running {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
-    let addr = listener.local_addr().expect("addr");
     let mut config = Config::new(db.to_path_buf());
     config.access = access;
+    start_with(config).await
+}
+
+/// The service as `config` says, on any free loopback port.
+pub async fn start_with(config: Config) -> Running {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
+    let addr = listener.local_addr().expect("addr");
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
         referee_server::serve(config, listener, None, async {
