@@ -64,6 +64,7 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+    quiet_opencv();
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Arbitrate(args) => arbitrate::run(&args),
@@ -84,6 +85,16 @@ fn main() -> ExitCode {
             eprintln!("referee: {}", said_once(&error));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// OpenCV's own log (a backend that declined a file, a GStreamer
+/// warning) kept out of the user's terminal: the referee says what went
+/// wrong in its own words. `OPENCV_LOG_LEVEL` set by the user keeps
+/// OpenCV's choice.
+fn quiet_opencv() {
+    if std::env::var_os("OPENCV_LOG_LEVEL").is_none() {
+        let _ = opencv::core::set_log_level(opencv::core::LogLevel::LOG_LEVEL_SILENT);
     }
 }
 

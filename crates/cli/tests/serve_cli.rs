@@ -5,6 +5,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -329,4 +330,24 @@ fn http_get(port: u16, path: &str) -> String {
     let mut answer = String::new();
     stream.read_to_string(&mut answer).expect("reads");
     answer
+}
+
+#[test]
+fn an_unreadable_source_is_one_line_without_opencvs_chatter() {
+    let not_a_video = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+    let run = referee(&[
+        "ingest",
+        "--server",
+        "http://127.0.0.1:1",
+        "--board",
+        "1",
+        not_a_video.to_str().expect("utf-8"),
+    ]);
+    assert!(!run.status.success());
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(
+        said.contains("cannot open it as a camera or a video"),
+        "{said}"
+    );
 }

@@ -200,6 +200,12 @@ pub fn now() -> f64 {
         .map_or(0.0, |d| d.as_secs_f64())
 }
 
+/// Announced events a game keeps waiting for the camera's frames to reach
+/// their time: a clock's presses and "j'adoube"s of a few minutes ahead,
+/// not a flood (each is stored with the others, so more would slow every
+/// announcement).
+pub const MAX_WAITING: usize = 256;
+
 /// What one frame from the camera came to.
 #[derive(Debug)]
 pub struct Looked {
@@ -355,6 +361,12 @@ impl GameState {
         if !self.is_open() {
             return Err(Status::failed_precondition(format!(
                 "game {} is over: nothing more can be announced",
+                self.game.id
+            )));
+        }
+        if self.watch.outside_waiting() as usize >= MAX_WAITING {
+            return Err(Status::resource_exhausted(format!(
+                "game {}: {MAX_WAITING} announced events already wait for the camera's frames to reach their time",
                 self.game.id
             )));
         }

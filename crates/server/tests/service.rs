@@ -263,6 +263,29 @@ async fn decisions_and_corrections_are_kept_across_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn announcements_waiting_for_their_frames_are_bounded() {
+    let (_dir, server, mut client, game) = with_game("b9").await;
+    let announce = |t: f64| pb::AnnounceRequest {
+        game_id: game.id.clone(),
+        r#type: "clock".into(),
+        t,
+        side: pb::Side::Unspecified as i32,
+    };
+    for k in 0..referee_server::game::MAX_WAITING {
+        client
+            .announce(announce(100.0 + k as f64))
+            .await
+            .expect("announced");
+    }
+    let refused = client
+        .announce(announce(1000.0))
+        .await
+        .expect_err("one too many");
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_announcement_waiting_for_its_frames_survives_a_restart() {
     let (dir, server, mut client, game) = with_game("b8").await;
     let db = dir.path().join("referee.db");
