@@ -292,6 +292,9 @@ impl GameState {
             state.watch.add_outside(event);
         }
         state.waiting_kept = state.watch.outside_waiting();
+        // Nobody watched while the service was down: the eyes start from
+        // the stored position, and moves made meanwhile are recovered.
+        state.watch.recalibrate();
         Ok(state)
     }
 

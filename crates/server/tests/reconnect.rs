@@ -76,11 +76,18 @@ fn frames(board: &str, range: std::ops::Range<usize>) -> Vec<pb::Frame> {
         .collect()
 }
 
-/// Streams the footage to a fresh service in one connection per range;
-/// returns the moves recorded, each with whether it was recovered.
-async fn streamed_in(board: &str, ranges: &[std::ops::Range<usize>]) -> Vec<(String, bool)> {
+/// Streams the footage to a fresh service in one connection per range
+/// (the service stopped and started again on its store before each range
+/// after the first, when `restart`); returns the moves recorded, each with
+/// whether it was recovered.
+async fn streamed_in(
+    board: &str,
+    ranges: &[std::ops::Range<usize>],
+    restart: bool,
+) -> Vec<(String, bool)> {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = start(&dir.path().join("referee.db"), Access::LoopbackOnly).await;
+    let db = dir.path().join("referee.db");
+    let mut server = start(&db, Access::LoopbackOnly).await;
     let mut client = connect(server.addr).await;
     let corners = footage()
         .corners
@@ -96,7 +103,12 @@ async fn streamed_in(board: &str, ranges: &[std::ops::Range<usize>]) -> Vec<(Str
         .await
         .expect("opens")
         .into_inner();
-    for range in ranges {
+    for (k, range) in ranges.iter().enumerate() {
+        if restart && k > 0 {
+            server.stop().await;
+            server = start(&db, Access::LoopbackOnly).await;
+            client = connect(server.addr).await;
+        }
         stream(&mut client, frames(board, range.clone())).await;
     }
     let verdict = client
@@ -128,7 +140,7 @@ fn assert_follows_the_reference(recorded: &[(String, bool)]) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_camera_that_reconnects_continues_the_same_game() {
     let count = footage().frames.len();
-    let recorded = streamed_in("r1", &[0..count / 3, count / 3..count]).await;
+    let recorded = streamed_in("r1", &[0..count / 3, count / 3..count], false).await;
     assert_follows_the_reference(&recorded);
     assert!(
         recorded.iter().all(|(_, recovered)| !recovered),
@@ -142,12 +154,27 @@ async fn moves_made_while_frames_were_lost_between_two_streams_are_recovered() {
     // Three seconds lost: the moves made meanwhile are found afterwards,
     // and marked so.
     let (cut, back) = (count / 2, count / 2 + 30);
-    let recorded = streamed_in("r2", &[0..cut, back..count]).await;
+    let recorded = streamed_in("r2", &[0..cut, back..count], false).await;
+    assert_matches_but_for_what_nobody_saw(&recorded);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_service_restarted_mid_game_continues_it_from_its_store() {
+    let count = footage().frames.len();
+    let recorded = streamed_in("r3", &[0..count / 3, count / 3..count], true).await;
+    assert_follows_the_reference(&recorded);
+    // Frames lost while it was down: found afterwards, marked.
+    let (cut, back) = (count / 2, count / 2 + 30);
+    let recorded = streamed_in("r4", &[0..cut, back..count], true).await;
+    assert_matches_but_for_what_nobody_saw(&recorded);
+}
+
+/// The reference's moves, each recorded as played or marked recovered
+/// (what nobody saw may have gone another way to the same board: a bishop
+/// through a3 or b4 to c5), some marked, and the last seen again.
+fn assert_matches_but_for_what_nobody_saw(recorded: &[(String, bool)]) {
     let reference = &footage().reference;
     assert_eq!(recorded.len(), reference.len(), "{recorded:?}");
-    // What nobody saw may have gone another way to the same board (a bishop
-    // through a3 or b4 to c5): such a move is marked for the arbiter, and
-    // every move seen is the reference's.
     for ((san, recovered), truth) in recorded.iter().zip(reference) {
         assert!(
             san == truth || *recovered,

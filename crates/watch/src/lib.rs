@@ -145,6 +145,10 @@ impl BoardWatch {
         // The venue stays: the same set in the same light. Moves made
         // while nobody watched are recovered from the board as it reads.
         self.tracker = Tracker::resumed(self.referee.position().clone());
+        // What the board shows now is not known to be the record's
+        // position: its first frame teaches the eyes no bias (a move made
+        // meanwhile would be learnt as their error and never seen).
+        self.confirmed = true;
     }
 
     /// The board's corners: given, or found in the first frame.
