@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use common::{Running, connect, jpeg, last_stats, start, start_with, stream};
+use common::{Running, connect, jpeg, last_stats, open_stream, start, start_with, stream};
 
 use referee_proto as pb;
 use referee_proto::referee_client::RefereeClient;
@@ -419,17 +419,11 @@ async fn stream_times(
     times: &[f64],
 ) -> tonic::Status {
     client.open_game(open(board)).await.expect("opens");
-    let (tx, rx) = mpsc::channel(times.len());
-    for &t in times {
-        tx.send(jpeg(board, t, rendered().frames[0].1.clone()))
-            .await
-            .expect("queued");
-    }
-    let mut answers = client
-        .stream_frames(ReceiverStream::new(rx))
-        .await
-        .expect("stream accepted")
-        .into_inner();
+    let frames = times
+        .iter()
+        .map(|&t| jpeg(board, t, rendered().frames[0].1.clone()))
+        .collect();
+    let (tx, mut answers) = open_stream(client, frames, 0).await;
     let ended = loop {
         match answers.message().await {
             Ok(Some(_)) => {}

@@ -74,22 +74,34 @@ pub fn jpeg(board: &str, t: f64, bytes: Vec<u8>) -> pb::Frame {
     }
 }
 
+/// Opens a camera's stream with `first` queued (room for `room` frames);
+/// returns the sender of more frames and the service's answers.
+pub async fn open_stream(
+    client: &mut RefereeClient<Channel>,
+    first: Vec<pb::Frame>,
+    room: usize,
+) -> (mpsc::Sender<pb::Frame>, tonic::Streaming<pb::Update>) {
+    let (tx, rx) = mpsc::channel(room.max(first.len()).max(1));
+    for frame in first {
+        tx.send(frame).await.expect("queued");
+    }
+    let answers = client
+        .stream_frames(ReceiverStream::new(rx))
+        .await
+        .expect("stream accepted")
+        .into_inner();
+    (tx, answers)
+}
+
 /// Streams frames the way `referee ingest --fast` does (at most two in
 /// flight beyond those answered); returns every update answered.
 pub async fn stream(
     client: &mut RefereeClient<Channel>,
     frames: Vec<pb::Frame>,
 ) -> Vec<pb::Update> {
-    let (tx, rx) = mpsc::channel(4);
     let mut frames = frames.into_iter();
-    tx.send(frames.next().expect("a frame"))
-        .await
-        .expect("queued");
-    let mut answers = client
-        .stream_frames(ReceiverStream::new(rx))
-        .await
-        .expect("stream accepted")
-        .into_inner();
+    let first = frames.next().expect("a frame");
+    let (tx, mut answers) = open_stream(client, vec![first], 4).await;
     let mut updates = Vec::new();
     let (mut sent, mut answered) = (1u64, 0u64);
     let mut pending = frames.peekable();
