@@ -283,9 +283,24 @@ impl StillDecision {
 
     /// One still frame while two ways are followed: the way from which the
     /// board now decides a move clearly, where the other decides none or a
-    /// less likely one by [`DECIDE_MARGIN`], is taken with that move.
+    /// less likely one by [`DECIDE_MARGIN`], is taken with that move. A
+    /// board that has read for [`RECOVER_SECONDS`] as neither way's lets
+    /// them go: the search from the table, deep enough for their moves and
+    /// those made since, takes over.
     fn follow_ways(&mut self, belief: &BoardBelief, t: f64) -> Option<(Continuation, Decided)> {
         let (ways, how) = self.ways.clone()?;
+        let neither = ways
+            .iter()
+            .all(|way| residue(belief, way.position.board()) > MAX_RESIDUE);
+        self.unexplained_since = neither.then(|| self.unexplained_since.unwrap_or(t));
+        if self
+            .unexplained_since
+            .is_some_and(|since| t - since >= RECOVER_SECONDS)
+        {
+            self.ways = None;
+            self.unexplained_since = None;
+            return None;
+        }
         let [first, second] = ways.map(|way| {
             let next = decide(&way.position, belief, DECIDE_PLIES, BEAM)
                 .filter(|d| d.twin.is_none())
@@ -374,11 +389,8 @@ fn ranked_with_twin(
     let (twins, others): (Vec<Continuation>, Vec<Continuation>) =
         ranked.partition(|c| c.other_turn_of(&best));
     let runner_up = others.first().map_or(f32::NEG_INFINITY, |c| c.gain);
-    Some((
-        best.clone(),
-        best.gain - runner_up,
-        twins.into_iter().next(),
-    ))
+    let margin = best.gain - runner_up;
+    Some((best, margin, twins.into_iter().next()))
 }
 
 #[cfg(test)]
@@ -486,6 +498,31 @@ mod tests {
         assert_eq!(found.position.board(), on.board());
         assert_eq!(found.moves.len(), 7);
         assert_eq!(found.position.turn(), Color::Black);
+    }
+
+    #[test]
+    fn ways_the_board_no_longer_reads_as_are_let_go() {
+        let missed = after(&["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]);
+        let mut decision = StillDecision::default();
+        let start = Chess::default();
+        let mut t = 0.0;
+        let belief = reading(missed.board(), 0.9);
+        while t < 3.0 {
+            assert!(decision.observe(&start, &belief, t, true).is_none());
+            t += 0.1;
+        }
+        assert!(decision.pending(), "both ways followed");
+        // The board reads as neither way: the table's own search takes over.
+        let d4 = after(&["d2d4"]);
+        let belief = reading(d4.board(), 0.9);
+        let found = loop {
+            if let Some((found, _)) = decision.observe(&start, &belief, t, true) {
+                break found;
+            }
+            t += 0.1;
+            assert!(t < 6.0, "the ways were never let go");
+        };
+        assert_eq!(found.position.board(), d4.board());
     }
 
     #[test]
