@@ -10,6 +10,8 @@ latency. Needs only Python's standard library and a release build:
 
 --drop F removes that share of frames at random (seeded) before replaying,
 the others keeping their times (an .mkv with time stamps; needs PyAV).
+--every K referees every K-th frame only (a service's even rate under load;
+a 10 frames a second scenario read at 10/K).
 --only NAME... replays those scenarios alone.
 --referee PATH measures that binary (a copy kept while another is built).
 --random N adds N random legal games of 60 plies (seeded; needs python-chess)
@@ -103,6 +105,7 @@ def key(incident):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--drop", type=float, default=0.0)
+    parser.add_argument("--every", type=int, default=1, help="referee every K-th frame only, as a loaded service does")
     parser.add_argument("--random", type=int, default=0)
     parser.add_argument("--hover", type=float, default=0.0, help="with --random: chance of a hover before each move")
     parser.add_argument("--only", nargs="+", metavar="NAME", help="these scenarios only (file stems)")
@@ -131,7 +134,7 @@ def main():
             declares = out / "declares.jsonl"
             declares.write_text("".join(json.dumps(e) + "\n" for e in truth["events"] if e["type"] == "declare"))
             verdict = json.loads(run(
-                args.referee, "replay", video, "--json", "--corners", corners, "--events", declares,
+                args.referee, "replay", video, "--json", "--corners", corners, "--events", declares, "--every", str(args.every),
                 *(["--fen", fen[0]] if fen else []),
             ))
             got = [m["san"] for m in verdict["moves"]]

@@ -136,6 +136,45 @@ fn replays_every_short_scenario_into_its_moves_and_incidents() {
 }
 
 #[test]
+fn a_board_the_record_no_longer_explains_is_raised_as_a_gap_in_the_record() {
+    // Five of Black's pawns taken off after 1. e4: no legal moves explain
+    // the board. The record keeps 1. e4 and says it has a gap; no move is
+    // made up to explain the board.
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/unexplained/pawns_swept_off.scn");
+    let (out, truth) = common::render_file(&path, "record-gap");
+    let video = out.join("video.avi");
+    let run = referee_ok(&[
+        "replay",
+        video.to_str().expect("utf-8"),
+        "--json",
+        "--corners",
+        &corners(&truth),
+    ]);
+    let verdict: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+    assert_eq!(sans(&verdict), ["e4"]);
+    let incidents = verdict["incidents"].as_array().expect("incidents");
+    assert_eq!(incidents.len(), 1, "{incidents:?}");
+    let gap = &incidents[0];
+    assert_eq!(gap["kind"], "record_gap");
+    assert_eq!(gap["article"], "8.1");
+    assert_eq!(
+        (gap["ply"].as_u64(), gap["side"].as_str()),
+        (Some(2), Some("black"))
+    );
+    assert_eq!(gap["claimable"], false, "no player's claim");
+    let squares: Vec<&str> = gap["squares"]
+        .as_array()
+        .expect("squares")
+        .iter()
+        .filter_map(|s| s.as_str())
+        .collect();
+    assert_eq!(squares, ["a7", "b7", "c7", "g7", "h7"]);
+    assert!(verdict["pgn"].as_str().expect("pgn").contains("record_gap"));
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[test]
 fn reads_the_real_opening_filmed_with_a_webcam() {
     // Labels in ../shared/data/real/labels.json: corners read off the image
     // by eye, White on the right, the first four moves of a real game.

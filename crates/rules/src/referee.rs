@@ -577,6 +577,33 @@ impl Referee {
         self.check_end(updates);
     }
 
+    /// The eyes have read the board, from `since` to `t`, as a position
+    /// the record does not explain, on `squares`: moves are missing from
+    /// the record (or one read is wrong). Raised for the arbiter, who
+    /// restores the record from the scoresheets (art. 8.1) with a correction.
+    pub fn record_gap(&mut self, since: f64, t: f64, squares: Vec<Square>) -> Vec<Update> {
+        let last = self.moves.last().map_or("the start".to_string(), |m| {
+            format!("{}{}", move_number_prefix(m.ply), m.san)
+        });
+        let named: Vec<String> = squares.iter().map(ToString::to_string).collect();
+        let detail = format!(
+            "for {:.0} s the board has read otherwise than the record on {}, and no legal moves from it explain that: moves may be missing after {last}, or one read wrongly; the arbiter restores the record from the scoresheets",
+            t - since,
+            named.join(", ")
+        );
+        let mut updates = Vec::new();
+        self.incident(
+            IncidentKind::RecordGap,
+            "8.1",
+            self.pos.turn(),
+            squares,
+            since,
+            detail,
+            &mut updates,
+        );
+        updates
+    }
+
     fn report_illegal(&mut self, t: f64, updates: &mut Vec<Update>) {
         let us = self.pos.turn();
         let (squares, seen) = describe_difference(
@@ -628,7 +655,7 @@ impl Referee {
             article,
             squares: squares.iter().map(ToString::to_string).collect(),
             t,
-            claimable: true,
+            claimable: kind.is_players(),
             detail,
             touches,
             played: None,

@@ -66,10 +66,14 @@ pub enum IncidentKind {
     AdjustUndeclared,
     TouchOnOpponentTurn,
     IllegalMove,
+    /// Not the players': the record no longer explains the board (moves
+    /// missing from it, or one misread), for the arbiter to restore from
+    /// the scoresheets.
+    RecordGap,
 }
 
 impl IncidentKind {
-    pub const ALL: [IncidentKind; 7] = [
+    pub const ALL: [IncidentKind; 8] = [
         IncidentKind::TouchMove,
         IncidentKind::ReleaseFinal,
         IncidentKind::PromotionChanged,
@@ -77,7 +81,14 @@ impl IncidentKind {
         IncidentKind::AdjustUndeclared,
         IncidentKind::TouchOnOpponentTurn,
         IncidentKind::IllegalMove,
+        IncidentKind::RecordGap,
     ];
+
+    /// Whether a player did it (a claim the opponent may make), rather
+    /// than the record failing ([`IncidentKind::RecordGap`]).
+    pub fn is_players(self) -> bool {
+        self != IncidentKind::RecordGap
+    }
 
     /// The kind a stored name stands for.
     pub fn from_name(name: &str) -> Option<Self> {
@@ -93,6 +104,7 @@ impl IncidentKind {
             IncidentKind::AdjustUndeclared => "adjust_undeclared",
             IncidentKind::TouchOnOpponentTurn => "touch_on_opponent_turn",
             IncidentKind::IllegalMove => "illegal_move",
+            IncidentKind::RecordGap => "record_gap",
         }
     }
 }
@@ -101,8 +113,9 @@ impl IncidentKind {
 pub type Article = &'static str;
 
 /// Every article an incident can cite (contracts.md §2).
-pub const ARTICLES: [Article; 12] = [
+pub const ARTICLES: [Article; 13] = [
     "4.0", "4.1", "4.2", "4.3a", "4.3b", "4.3c", "4.4a", "4.4b", "4.4c", "4.4d", "4.7", "7.5",
+    "8.1",
 ];
 
 /// The article a stored name stands for.

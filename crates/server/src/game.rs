@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use opencv::core::Mat;
 use opencv::prelude::*;
@@ -44,15 +44,36 @@ pub struct LiveGame {
     pub state: Mutex<GameState>,
 }
 
-/// Frames received, dropped, unreadable and refereed, counted without the
-/// game's lock (the stream reader counts as frames arrive).
-#[derive(Debug, Default)]
+/// Frames received, dropped, unreadable, left out by the even rate and
+/// refereed, counted without the game's lock (the stream reader counts as
+/// frames arrive), and the rate the board is refereed at.
+#[derive(Debug)]
 pub struct FrameCounters {
     pub received: AtomicU64,
     pub dropped: AtomicU64,
     pub corrupt: AtomicU64,
     pub processed: AtomicU64,
     pub refused: AtomicU64,
+    pub paced: AtomicU64,
+    /// The stride the board's frames were last taken at.
+    stride: AtomicU32,
+    /// The camera's frames a second, by their capture times (f64 bits).
+    camera_fps: AtomicU64,
+}
+
+impl Default for FrameCounters {
+    fn default() -> Self {
+        Self {
+            received: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+            corrupt: AtomicU64::new(0),
+            processed: AtomicU64::new(0),
+            refused: AtomicU64::new(0),
+            paced: AtomicU64::new(0),
+            stride: AtomicU32::new(1),
+            camera_fps: AtomicU64::new(0f64.to_bits()),
+        }
+    }
 }
 
 impl FrameCounters {
@@ -60,14 +81,24 @@ impl FrameCounters {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The board's camera sends `fps` frames a second, taken 1 in `stride`.
+    pub fn pace(&self, fps: f64, stride: u32) {
+        self.camera_fps.store(fps.to_bits(), Ordering::Relaxed);
+        self.stride.store(stride, Ordering::Relaxed);
+    }
+
     pub fn snapshot(&self) -> pb::FrameStats {
         let read = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        let stride = self.stride.load(Ordering::Relaxed).max(1);
         pb::FrameStats {
             frames_received: read(&self.received),
             frames_dropped: read(&self.dropped),
             frames_corrupt: read(&self.corrupt),
             frames_processed: read(&self.processed),
             frames_refused: read(&self.refused),
+            frames_paced: read(&self.paced),
+            stride,
+            refereed_fps: f64::from_bits(read(&self.camera_fps)) / f64::from(stride),
         }
     }
 }
@@ -401,7 +432,9 @@ impl GameState {
         Ok(())
     }
 
-    /// The stream ended: a move made and left stands as played.
+    /// The stream ended: a move made and left stands as played, and the
+    /// chain lets go of its models and recent frames until a camera streams
+    /// again (an event's memory stays that of the boards streaming).
     pub fn end_of_stream(&mut self, store: &dyn Store) -> Result<Vec<pb::Update>, Status> {
         let updates = self.watch.finish();
         let seen = Seen {
@@ -409,7 +442,8 @@ impl GameState {
             ..Seen::default()
         };
         let stored = self.record(store, seen)?;
-        self.watch.recalibrate();
+        self.watch.release();
+        self.recent = Recent::default();
         self.frame_size = None;
         Ok(stored)
     }
@@ -443,6 +477,8 @@ impl GameState {
         self.keep_waiting(store)?;
         if ended {
             store.update_game(&self.game).map_err(internal)?;
+            // Nothing more is read: the models are let go.
+            self.watch.release();
         }
         for update in &out {
             match &update.what {

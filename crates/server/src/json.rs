@@ -86,6 +86,9 @@ pub fn verdict_json(v: &pb::Verdict) -> Value {
             "frames_dropped": stats.frames_dropped,
             "frames_corrupt": stats.frames_corrupt,
             "frames_refused": stats.frames_refused,
+            "frames_paced": stats.frames_paced,
+            "stride": stats.stride,
+            "refereed_fps": stats.refereed_fps,
         },
     });
     if let Some(game) = &v.game {

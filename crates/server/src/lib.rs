@@ -19,6 +19,7 @@ pub mod game;
 pub mod http;
 pub mod json;
 pub mod metrics;
+pub mod pace;
 pub mod service;
 pub mod sqlite;
 pub mod store;

@@ -2,8 +2,10 @@
 //!
 //! Frames are read off each camera stream by an async task and queued
 //! (a few a board); the chain runs on blocking threads, as many at once as
-//! there are cores. A frame that finds its board's queue full is dropped
-//! and counted: memory stays bounded whatever the cameras send.
+//! there are cores. Under load every board is refereed at the same lower
+//! rate (the service's [`Pace`]); a frame that still finds its board's
+//! queue full is dropped and counted: memory stays bounded whatever the
+//! cameras send.
 
 use std::pin::Pin;
 use std::sync::{Arc, RwLock};
@@ -19,6 +21,7 @@ use tonic::{Request, Response, Status, Streaming};
 
 use crate::auth::{Access, Holder, Need};
 use crate::game::{FrameCounters, GameState, LiveGame};
+use crate::pace::Pace;
 use crate::store::Store;
 
 /// Frames a board may have waiting for the chain.
@@ -32,13 +35,21 @@ pub struct RefereeService {
     store: Arc<dyn Store>,
     games: RwLock<Vec<Arc<LiveGame>>>,
     access: Access,
-    workers: Arc<Semaphore>,
+    chains: Arc<Chains>,
     /// The least time between two frames of a stream, by their capture times.
     min_interval: f64,
-    /// How long each stage of the chain takes, over every board.
-    stages: Arc<crate::metrics::StageHistograms>,
     /// What the chain cannot see, for each model it runs without.
     not_seen: Vec<String>,
+}
+
+/// What every board's chain shares: the store, the worker threads, the
+/// pace they set, and how long each stage takes.
+#[derive(Debug)]
+struct Chains {
+    store: Arc<dyn Store>,
+    workers: Arc<Semaphore>,
+    pace: Pace,
+    stages: crate::metrics::StageHistograms,
 }
 
 /// The longest id an error echoes back; longer ones are cut short.
@@ -76,13 +87,18 @@ impl RefereeService {
             let state = GameState::rebuild(game, log, waiting)?;
             games.push(Arc::new(LiveGame::new(state)));
         }
+        let workers = workers.max(1);
         Ok(Self {
+            chains: Arc::new(Chains {
+                store: store.clone(),
+                workers: Arc::new(Semaphore::new(workers)),
+                pace: Pace::new(workers),
+                stages: crate::metrics::StageHistograms::default(),
+            }),
             store,
             games: RwLock::new(games),
             access,
-            workers: Arc::new(Semaphore::new(workers.max(1))),
             min_interval: if max_fps > 0.0 { 1.0 / max_fps } else { 0.0 },
-            stages: Arc::default(),
             not_seen: Vec::new(),
         })
     }
@@ -216,71 +232,29 @@ impl RefereeService {
 
     /// The figures of `/metrics`, in Prometheus text.
     pub fn metrics(&self) -> String {
-        let mut out = String::new();
         let games = self.games();
-        let stats: Vec<(String, pb::FrameStats, bool)> = games
+        let boards: Vec<crate::metrics::Board> = games
             .iter()
-            .map(|g| {
-                (
-                    g.board_id.clone(),
-                    g.frames.snapshot(),
-                    g.camera.try_lock().is_err(),
-                )
+            .map(|g| crate::metrics::Board {
+                board: g.board_id.clone(),
+                frames: g.frames.snapshot(),
+                streaming: g.camera.try_lock().is_err(),
             })
             .collect();
-        for (name, help, pick) in [
-            ("referee_frames_received_total", "Frames a camera sent.", 0),
-            (
-                "referee_frames_dropped_total",
-                "Frames dropped: queue full or over the rate.",
-                1,
-            ),
-            (
-                "referee_frames_corrupt_total",
-                "Frames that could not be read.",
-                2,
-            ),
-            ("referee_frames_processed_total", "Frames refereed.", 3),
-            (
-                "referee_frames_refused_total",
-                "Frames refused: a time not finite or going back.",
-                4,
-            ),
-        ] {
-            out.push_str(&format!("# HELP {name} {help}\n# TYPE {name} counter\n"));
-            for (board, s, _) in &stats {
-                let value = [
-                    s.frames_received,
-                    s.frames_dropped,
-                    s.frames_corrupt,
-                    s.frames_processed,
-                    s.frames_refused,
-                ][pick];
-                out.push_str(&format!("{name}{{board=\"{board}\"}} {value}\n"));
-            }
-        }
-        let active = stats.iter().filter(|(_, _, streaming)| *streaming).count();
-        out.push_str(&format!(
-            "# HELP referee_boards_active Boards with a camera streaming now.\n# TYPE referee_boards_active gauge\nreferee_boards_active {active}\n"
-        ));
-        let mut kinds = std::collections::BTreeMap::<String, u64>::new();
+        let mut incidents = std::collections::BTreeMap::<String, u64>::new();
         for game in &games {
             for incident in game.lock().incidents() {
-                *kinds.entry(incident.kind).or_default() += 1;
+                *incidents.entry(incident.kind).or_default() += 1;
             }
         }
-        out.push_str("# HELP referee_incidents_total Incidents raised, by kind.\n# TYPE referee_incidents_total counter\n");
-        for (kind, count) in kinds {
-            out.push_str(&format!(
-                "referee_incidents_total{{kind=\"{kind}\"}} {count}\n"
-            ));
+        crate::metrics::Figures {
+            boards,
+            incidents,
+            stride: self.chains.pace.stride(),
+            models_missing: self.not_seen.len(),
+            stages: &self.chains.stages,
         }
-        out.push_str(&format!(
-            "# HELP referee_models_missing Models the chain runs without (touches it cannot see).\n# TYPE referee_models_missing gauge\nreferee_models_missing {}\n",
-            self.not_seen.len()
-        ));
-        out.push_str(&self.stages.render());
-        out
+        .render()
     }
 }
 
@@ -361,19 +335,17 @@ impl Referee for RefereeService {
         })?;
         let (frames_tx, frames_rx) = mpsc::channel::<pb::Frame>(QUEUE);
         let (out_tx, out_rx) = mpsc::channel(64);
-        tokio::spawn(read_frames(
-            inbound,
-            first,
-            game.clone(),
-            frames_tx,
-            out_tx.clone(),
-            self.min_interval,
-        ));
+        let reader = Reader {
+            game: game.clone(),
+            queue: frames_tx,
+            out: out_tx.clone(),
+            min_interval: self.min_interval,
+            chains: self.chains.clone(),
+        };
+        tokio::spawn(reader.read(inbound, first));
         tokio::spawn(run_chain(
             game,
-            self.store.clone(),
-            self.stages.clone(),
-            self.workers.clone(),
+            self.chains.clone(),
             frames_rx,
             out_tx,
             camera,
@@ -498,56 +470,95 @@ impl RefereeService {
     }
 }
 
-/// Reads a camera's frames into its board's queue, dropping what does not
-/// fit. Every frame is answered with the counters once done with, a
-/// dropped one at once: a sender can pace itself on the answers.
-async fn read_frames(
-    mut inbound: Streaming<pb::Frame>,
-    first: pb::Frame,
+/// What reads one camera's stream into its board's queue.
+struct Reader {
     game: Arc<LiveGame>,
     queue: mpsc::Sender<pb::Frame>,
     out: mpsc::Sender<Result<pb::Update, Status>>,
     min_interval: f64,
-) {
-    let dropped = |game: &LiveGame| {
-        FrameCounters::count(&game.frames.dropped);
-        game.stats_update()
-    };
-    let mut next = Some(first);
-    let mut last_t = f64::NEG_INFINITY;
-    loop {
-        let frame = match next.take() {
-            Some(frame) => frame,
-            None => match inbound.message().await {
-                Ok(Some(frame)) => frame,
-                Ok(None) => break,
-                Err(status) => {
-                    tracing::warn!(game = %game.id, "camera stream broke: {status}");
-                    break;
-                }
-            },
-        };
-        FrameCounters::count(&game.frames.received);
-        if let Some(why) = refused_time(frame.t, last_t) {
-            FrameCounters::count(&game.frames.refused);
-            tracing::warn!(game = %game.id, "camera stream refused: {why}");
-            let _ = out.send(Err(Status::invalid_argument(why))).await;
-            break;
-        }
-        let misdirected = !frame.board_id.is_empty() && frame.board_id != game.board_id;
-        // Too soon after the last one: over the rate limit.
-        if misdirected || frame.t - last_t < min_interval {
-            let _ = out.send(Ok(dropped(&game))).await;
-            continue;
-        }
-        last_t = frame.t;
-        match queue.try_send(frame) {
-            Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                let _ = out.send(Ok(dropped(&game))).await;
+    chains: Arc<Chains>,
+}
+
+impl Reader {
+    /// Reads the camera's frames into the queue: 1 in the pace's stride,
+    /// the others left out and counted, and what does not fit dropped.
+    /// Every frame is answered with the counters once done with, one left
+    /// out at once: a sender can pace itself on the answers.
+    async fn read(self, mut inbound: Streaming<pb::Frame>, first: pb::Frame) {
+        let game = &self.game;
+        let mut next = Some(first);
+        let mut last_t = f64::NEG_INFINITY;
+        let mut taken = 0u64;
+        let mut rate = CameraRate::default();
+        loop {
+            let frame = match next.take() {
+                Some(frame) => frame,
+                None => match inbound.message().await {
+                    Ok(Some(frame)) => frame,
+                    Ok(None) => break,
+                    Err(status) => {
+                        tracing::warn!(game = %game.id, "camera stream broke: {status}");
+                        break;
+                    }
+                },
+            };
+            FrameCounters::count(&game.frames.received);
+            if let Some(why) = refused_time(frame.t, last_t) {
+                FrameCounters::count(&game.frames.refused);
+                tracing::warn!(game = %game.id, "camera stream refused: {why}");
+                let _ = self.out.send(Err(Status::invalid_argument(why))).await;
+                break;
             }
-            Err(mpsc::error::TrySendError::Closed(_)) => break,
+            let misdirected = !frame.board_id.is_empty() && frame.board_id != game.board_id;
+            // Too soon after the last one: over the rate limit.
+            if misdirected || frame.t - last_t < self.min_interval {
+                self.left_out(&game.frames.dropped).await;
+                continue;
+            }
+            let pace = &self.chains.pace;
+            let fps = rate.seen(frame.t);
+            let stride = pace.stride_for(fps);
+            game.frames.pace(fps, stride);
+            last_t = frame.t;
+            taken += 1;
+            if !(taken - 1).is_multiple_of(u64::from(stride)) {
+                self.left_out(&game.frames.paced).await;
+                continue;
+            }
+            match self.queue.try_send(frame) {
+                Ok(()) => {}
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    pace.overflowed();
+                    self.left_out(&game.frames.dropped).await;
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => break,
+            }
         }
+    }
+
+    /// A frame not refereed, counted by `why` and answered.
+    async fn left_out(&self, why: &std::sync::atomic::AtomicU64) {
+        FrameCounters::count(why);
+        let _ = self.out.send(Ok(self.game.stats_update())).await;
+    }
+}
+
+/// A camera's frames a second, from its frames' capture times (a moving
+/// average of the intervals).
+#[derive(Debug, Default)]
+struct CameraRate {
+    last: Option<f64>,
+    interval: Option<f64>,
+}
+
+impl CameraRate {
+    /// A frame taken at `t`; the rate so far (0 until two frames).
+    fn seen(&mut self, t: f64) -> f64 {
+        if let Some(dt) = self.last.map(|last| t - last).filter(|&dt| dt > 0.0) {
+            self.interval = Some(self.interval.map_or(dt, |i| 0.9 * i + 0.1 * dt));
+        }
+        self.last = Some(t);
+        self.interval.map_or(0.0, |i| 1.0 / i)
     }
 }
 
@@ -569,26 +580,27 @@ fn refused_time(t: f64, last: f64) -> Option<String> {
 /// answers the camera with what happened and how its frames fared.
 async fn run_chain(
     game: Arc<LiveGame>,
-    store: Arc<dyn Store>,
-    stages: Arc<crate::metrics::StageHistograms>,
-    workers: Arc<Semaphore>,
+    chains: Arc<Chains>,
     mut frames: mpsc::Receiver<pb::Frame>,
     out: mpsc::Sender<Result<pb::Update, Status>>,
     _camera: tokio::sync::OwnedMutexGuard<()>,
 ) {
     while let Some(frame) = frames.recv().await {
-        let Ok(permit) = workers.clone().acquire_owned().await else {
+        let Ok(permit) = chains.workers.clone().acquire_owned().await else {
             return;
         };
-        let (chain, store_ref) = (game.clone(), store.clone());
+        let (chain, shared) = (game.clone(), chains.clone());
         let done = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            chain.lock().look(store_ref.as_ref(), &frame)
+            let started = std::time::Instant::now();
+            let looked = chain.lock().look(shared.store.as_ref(), &frame);
+            shared.pace.worked(started.elapsed());
+            looked
         })
         .await;
         match done {
             Ok(Ok(looked)) => {
-                stages.observe(&looked.times);
+                chains.stages.observe(&looked.times);
                 let counter = if looked.readable {
                     &game.frames.processed
                 } else {
@@ -612,9 +624,9 @@ async fn run_chain(
             }
         }
     }
-    let (chain, store_ref) = (game.clone(), store.clone());
+    let (chain, store) = (game.clone(), chains.store.clone());
     let ended =
-        tokio::task::spawn_blocking(move || chain.lock().end_of_stream(store_ref.as_ref())).await;
+        tokio::task::spawn_blocking(move || chain.lock().end_of_stream(store.as_ref())).await;
     if let Ok(Ok(updates)) = ended {
         game.tell(&updates);
         for update in updates {

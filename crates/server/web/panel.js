@@ -16,6 +16,7 @@ const ARTICLES = {
   "4.4d": "The promotion piece is final once it has touched the promotion square.",
   "4.7": "A piece released on a square as a legal move cannot then be moved to another square on this move.",
   "7.5": "An illegal move completed (clock pressed) is penalised by the arbiter.",
+  "8.1": "The record no longer explains the board: moves are missing or misread; restore them from the scoresheets (a correction).",
 };
 
 const games = new Map(); // id -> verdict JSON

@@ -331,6 +331,23 @@ fn residue(belief: &BoardBelief, board: &Board) -> usize {
     belief.read_otherwise(board, RESIDUE_MARGIN)
 }
 
+/// Whether `board` explains the picture: at most [`MAX_RESIDUE`] squares
+/// read otherwise.
+pub fn explains(belief: &BoardBelief, board: &Board) -> bool {
+    residue(belief, board) <= MAX_RESIDUE
+}
+
+/// The squares the belief reads otherwise than `board` by at least
+/// [`RESIDUE_MARGIN`].
+pub fn read_otherwise(belief: &BoardBelief, board: &Board) -> Bitboard {
+    belief
+        .against(board)
+        .into_iter()
+        .filter(|&(_, by)| by >= RESIDUE_MARGIN)
+        .map(|(sq, _)| sq)
+        .collect()
+}
+
 /// A still board decided: the likeliest way on, and the same board with
 /// the other side to move when that is as likely as the eyes can tell.
 #[derive(Debug, Clone)]

@@ -22,6 +22,7 @@
 
 mod belief;
 mod decode;
+mod gap;
 mod moments;
 
 use shakmaty::{
@@ -36,6 +37,8 @@ pub use decode::{
     BEAM, DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_PLIES, DECIDE_SECONDS, Decided, MAX_RESIDUE,
     PLY_COST, RECOVER_BEAM, RECOVER_PLIES, RECOVER_SECONDS, RESIDUE_MARGIN,
 };
+use gap::GapWatch;
+pub use gap::{Gap, RECORD_GAP_SECONDS};
 pub use moments::MOVED_MOTION;
 use moments::Moments;
 
@@ -110,6 +113,9 @@ pub struct Step {
     /// Nothing seen waits to be reported (no touch held, the board as
     /// accepted): no later step brings an event earlier than this frame.
     pub idle: bool,
+    /// The record no longer explains the board: moves are missing from it
+    /// (or one read is wrong), for the arbiter to look at.
+    pub gap: Option<Gap>,
 }
 
 /// What a still change was read as.
@@ -447,6 +453,8 @@ pub struct Tracker {
     /// camera reconnected) and the board has not been seen as the table
     /// since: the next move read was made unseen, and is recovered.
     unwatched: bool,
+    /// Whether the record explains the still board.
+    gap: GapWatch,
 }
 
 impl Tracker {
@@ -480,6 +488,7 @@ impl Tracker {
             promotion_chosen: None,
             decision: StillDecision::default(),
             unwatched: false,
+            gap: GapWatch::default(),
         }
     }
 
@@ -520,6 +529,7 @@ impl Tracker {
         let read = self.read_frame(obs);
         step.events.extend(read.events);
         step.accept = read.accept;
+        step.gap = read.gap;
         let moved = self.moves_read != read_before;
         if pressed {
             // Squares changed beyond the last move's (whose picture may
@@ -610,6 +620,7 @@ impl Tracker {
         self.promotion_read = None;
         self.promotion_chosen = None;
         self.decision.clear();
+        self.gap.clear();
         // A fingertip resting as the move is read is the mover's hand
         // leaving it: it becomes no touch (nor glimpse) of the next turn
         // unless it goes elsewhere and rests again.
@@ -734,6 +745,7 @@ impl Tracker {
             covered = obs.covered,
             fingertip = ?obs.fingertip,
             fingertip_motion = ?obs.fingertip.map(|sq| obs.motion[usize::from(sq)]),
+            moving = %squares_named(obs.motion.iter().map(|&m| m > 1.0)),
             unchanged_reading_otherwise = %self.unchanged_misread(obs),
             detected_otherwise = %self.detected_otherwise(obs),
             press_waiting = self.press_waiting,
@@ -758,6 +770,11 @@ impl Tracker {
         if decoded.is_none() && self.decision.explained() && !self.decision.pending() {
             // Seen as the table: nothing more was missed.
             self.unwatched = false;
+        }
+        if decoded.is_none() && !self.decision.pending() {
+            step.gap = self
+                .unexplained(&obs.belief)
+                .and_then(|squares| self.gap.still(obs.t, squares));
         }
         if obs.changed == 0 {
             if let Some(reading) = decoded {
@@ -1142,6 +1159,25 @@ impl Tracker {
     /// The moves that complete the record up to the table, and the position
     /// the next move is made from: the move standing on the table completed,
     /// or the record's own position when the table shows it.
+    /// The squares the still board reads otherwise than the table, when
+    /// neither the table nor the move standing explains it (empty when one
+    /// does); `None` when nothing of the board is seen.
+    fn unexplained(&self, belief: &BoardBelief) -> Option<Bitboard> {
+        if !belief.is_informed() {
+            return None;
+        }
+        let explains = |board: &Board| decode::explains(belief, board);
+        let explained = explains(&self.table)
+            || self
+                .next_move_from()
+                .is_some_and(|(_, from)| explains(from.board()));
+        Some(if explained {
+            Bitboard::EMPTY
+        } else {
+            decode::read_otherwise(belief, &self.table)
+        })
+    }
+
     fn next_move_from(&self) -> Option<(Vec<Move>, Chess)> {
         match self.standing() {
             Some(m0) => Some((vec![m0], result(&self.pos, &m0))),
@@ -1494,6 +1530,17 @@ fn streak<T: PartialEq + Copy>(last: Option<(T, u32)>, seen: Option<T>) -> Optio
 
 /// The changed squares of a frame with how much each changed and the
 /// colour read there (`w`, `b`, `.` empty), for traces.
+/// The squares, by index, for which `flags` holds, named.
+fn squares_named(flags: impl Iterator<Item = bool>) -> String {
+    Square::ALL
+        .into_iter()
+        .zip(flags)
+        .filter(|(_, on)| *on)
+        .map(|(sq, _)| sq.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn describe(obs: &Observation) -> String {
     Square::ALL
         .into_iter()

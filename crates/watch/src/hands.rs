@@ -217,6 +217,12 @@ impl HandPath {
         Ok(self.detection.as_ref())
     }
 
+    /// The models are let go (loaded again with the next frame), and what
+    /// the footage was found to be is told afresh.
+    pub fn release(&mut self) {
+        *self = Self::new(self.choice);
+    }
+
     /// The board moved or was found again: hands are looked for afresh.
     pub fn reset(&mut self) {
         self.geometry = None;

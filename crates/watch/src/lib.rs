@@ -8,6 +8,7 @@
 
 mod belief;
 mod hands;
+mod stillness;
 
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -23,6 +24,7 @@ use referee_vision::{
 use shakmaty::{Bitboard, Color, Piece, Position, Rank, Role, Square};
 
 use crate::belief::{Fusion, Readings};
+use crate::stillness::Stillness;
 
 pub use hands::{
     Fingertip, HandPath, HandSource, HandsSeen, MissingModel, REAL_AFTER_FRAMES,
@@ -77,6 +79,8 @@ pub struct BoardWatch {
     referee: Referee,
     /// When the eyes last tried following the camera (seconds).
     realigned_at: f64,
+    /// When the last frame was taken (seconds).
+    last_t: Option<f64>,
     /// The stage times of the last frame.
     pub times: StageTimes,
 }
@@ -98,6 +102,7 @@ impl BoardWatch {
             confirmed: false,
             referee,
             realigned_at: f64::NEG_INFINITY,
+            last_t: None,
             times: StageTimes::default(),
         }
     }
@@ -149,6 +154,15 @@ impl BoardWatch {
         // position: its first frame teaches the eyes no bias (a move made
         // meanwhile would be learnt as their error and never seen).
         self.confirmed = true;
+    }
+
+    /// Nobody watches for now (the camera's stream ended, or the game did):
+    /// the models and what the eyes learnt of the picture are let go, to
+    /// be loaded and calibrated again with the next frame, as after
+    /// [`Self::recalibrate`]. The record and the venue stay.
+    pub fn release(&mut self) {
+        self.recalibrate();
+        self.hands.release();
     }
 
     /// The board's corners: given, or found in the first frame.
@@ -210,12 +224,16 @@ impl BoardWatch {
         // what stands where (it sees a light piece on a light square that
         // the colours may miss).
         let asked = reading.differs() || self.tracker.asks_detector();
-        let detection = if reading.still() {
+        let covered = Bitboard(hands.covered);
+        let interval = self.last_t.map_or(0.0, |last| t - last);
+        self.last_t = Some(t);
+        let stillness = Stillness::of(&reading, covered, interval);
+        tracing::trace!(t, ?stillness, motion = reading.motion, "stillness");
+        let detection = if stillness.is_still() {
             self.hands.detect_board(image, &eyes.corners())?
         } else {
             None
         };
-        let covered = Bitboard(hands.covered);
         if let Some(detection) = detection
             && !self.fusion.knows_venue()
             && self.tracker.table() == self.tracker.position().board()
@@ -258,7 +276,7 @@ impl BoardWatch {
                 .hands
                 .detection()
                 .map_or([None; 64], |d| promoted(d, eyes.orientation())),
-            still: reading.still(),
+            still: stillness.is_still(),
             motion: reading.square_motion,
             belief,
         });
@@ -274,6 +292,14 @@ impl BoardWatch {
         for event in step.events {
             self.release_outside(event.t, &mut seen);
             self.apply_seen(event, &mut seen);
+        }
+        if let Some(gap) = step.gap {
+            tracing::warn!(since = gap.since, t, squares = ?gap.squares, "the record no longer explains the board");
+            seen.updates.extend(self.referee.record_gap(
+                gap.since,
+                t,
+                gap.squares.into_iter().collect(),
+            ));
         }
         if step.idle {
             self.release_outside(t, &mut seen);

@@ -43,10 +43,16 @@ pub fn scenario(name: &str) -> PathBuf {
 /// Renders a bundled scenario with `referee synth` into a scratch folder of
 /// the calling test's own (`label`); returns the folder and the truth.
 pub fn render(name: &str, label: &str) -> (PathBuf, serde_json::Value) {
-    let out = scratch(&format!("{label}-{name}"));
+    render_file(&scenario(name), &format!("{label}-{name}"))
+}
+
+/// Renders the scenario file at `path` into the scratch folder `label`;
+/// returns the folder and the truth.
+pub fn render_file(path: &Path, label: &str) -> (PathBuf, serde_json::Value) {
+    let out = scratch(label);
     referee_ok(&[
         "synth",
-        scenario(name).to_str().expect("utf-8"),
+        path.to_str().expect("utf-8"),
         "--out",
         out.to_str().expect("utf-8"),
     ]);
