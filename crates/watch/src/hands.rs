@@ -11,6 +11,8 @@
 //! a real hand's fingers are on a square always gives that square, with the
 //! player whose edge the arm comes from.
 
+use std::sync::Mutex;
+
 use opencv::core::Mat;
 use opencv::prelude::*;
 use referee_vision::hands::on_board::BoardGeometry;
@@ -158,6 +160,44 @@ impl Models {
     }
 }
 
+/// Models let go by boards no longer watched, kept for the next board
+/// that needs the same (a service's boards come and go over an event:
+/// loading is slow, and memory once taken by a model's session is not
+/// given back to the system, so sessions are reused, not made anew).
+static SPARE: Mutex<Vec<(HandSource, Models)>> = Mutex::new(Vec::new());
+
+/// At most this many spare sets of models are kept.
+const SPARE_AT_MOST: usize = 64;
+
+impl Models {
+    /// Spare models `choice` asks for, or models loaded now.
+    fn take(choice: HandSource) -> Self {
+        let mut spare = SPARE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match spare.iter().position(|(made_for, _)| *made_for == choice) {
+            Some(index) => spare.swap_remove(index).1,
+            None => {
+                drop(spare);
+                Self::load(choice)
+            }
+        }
+    }
+
+    /// Keeps these models, loaded for `choice`, for the next board.
+    fn give_back(mut self, choice: HandSource) {
+        if let Some(real) = &mut self.real {
+            real.reset();
+        }
+        let mut spare = SPARE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if spare.len() < SPARE_AT_MOST {
+            spare.push((choice, self));
+        }
+    }
+}
+
 /// What no real-hand models leave unseen.
 const REAL_HANDS_UNSEEN: &str = "no touch can be seen on camera footage";
 /// What no detector leaves unseen.
@@ -217,9 +257,12 @@ impl HandPath {
         Ok(self.detection.as_ref())
     }
 
-    /// The models are let go (loaded again with the next frame), and what
-    /// the footage was found to be is told afresh.
+    /// The models are let go (kept for the next board that needs them),
+    /// and what the footage was found to be is told afresh.
     pub fn release(&mut self) {
+        if let Some(models) = self.models.take() {
+            models.give_back(self.choice);
+        }
         *self = Self::new(self.choice);
     }
 
@@ -244,7 +287,7 @@ impl HandPath {
         let mut real_tip = None;
         let mut covered = 0;
         let mut two_hands = None;
-        let models = self.models.get_or_insert_with(|| Models::load(self.choice));
+        let models = self.models.get_or_insert_with(|| Models::take(self.choice));
         if source != HandSource::Rendered
             && let Some(tracker) = &mut models.real
         {
