@@ -35,6 +35,25 @@ fn sans(value: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// The verdict `referee replay --json` gives `video` with the corners of
+/// its `truth`, and `more` arguments.
+fn replay_json(
+    video: &std::path::Path,
+    truth: &serde_json::Value,
+    more: &[&str],
+) -> serde_json::Value {
+    let corners = corners(truth);
+    let mut args = vec![
+        "replay",
+        video.to_str().expect("utf-8"),
+        "--json",
+        "--corners",
+        &corners,
+    ];
+    args.extend(more);
+    serde_json::from_slice(&referee_ok(&args).stdout).expect("JSON")
+}
+
 /// Writes the truth's `declare` events (announcements no camera sees) as an
 /// app or a button would give them to `referee replay --events`.
 fn declares_of(out: &std::path::Path, truth: &serde_json::Value) -> std::path::PathBuf {
@@ -144,14 +163,7 @@ fn a_board_the_record_no_longer_explains_is_raised_as_a_gap_in_the_record() {
         .join("../../tests/data/unexplained/pawns_swept_off.scn");
     let (out, truth) = common::render_file(&path, "record-gap");
     let video = out.join("video.avi");
-    let run = referee_ok(&[
-        "replay",
-        video.to_str().expect("utf-8"),
-        "--json",
-        "--corners",
-        &corners(&truth),
-    ]);
-    let verdict: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+    let verdict = replay_json(&video, &truth, &[]);
     assert_eq!(sans(&verdict), ["e4"]);
     let incidents = verdict["incidents"].as_array().expect("incidents");
     assert_eq!(incidents.len(), 1, "{incidents:?}");
@@ -263,14 +275,7 @@ fn a_damaged_video_is_read_past_and_the_loss_counted() {
     bytes[middle..middle + 20_000].fill(0);
     let damaged = out.join("damaged.avi");
     std::fs::write(&damaged, bytes).expect("write");
-    let run = referee_ok(&[
-        "replay",
-        damaged.to_str().expect("utf-8"),
-        "--json",
-        "--corners",
-        &corners(&truth),
-    ]);
-    let verdict: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+    let verdict = replay_json(&damaged, &truth, &[]);
     assert_eq!(
         sans(&verdict),
         sans(&truth),
@@ -425,16 +430,11 @@ fn a_touch_on_the_opponent_s_turn_is_seen_with_the_clock_and_the_hand_s_side() {
     let (out, truth) = render("opponent_touch", "outside");
     let video = out.join("video.avi");
     let declares = declares_of(&out, &truth);
-    let run = referee_ok(&[
-        "replay",
-        video.to_str().expect("utf-8"),
-        "--json",
-        "--corners",
-        &corners(&truth),
-        "--events",
-        declares.to_str().expect("utf-8"),
-    ]);
-    let verdict: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+    let verdict = replay_json(
+        &video,
+        &truth,
+        &["--events", declares.to_str().expect("utf-8")],
+    );
     assert_eq!(sans(&verdict), ["d4", "d5"]);
     let events = verdict["events"].as_array().expect("events");
     let kinds: Vec<&str> = events.iter().filter_map(|e| e["type"].as_str()).collect();
