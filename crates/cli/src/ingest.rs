@@ -146,9 +146,11 @@ pub fn run(args: &Args) -> Result<()> {
             match stream_once(args, &mut source, &mut sent_total).await {
                 Ok(Outcome::Done(stats)) => {
                     println!(
-                        "referee ingest: sent {sent_total} frames; the service received {}, refereed {}, dropped {}, skipped {} it could not read",
+                        "referee ingest: sent {sent_total} frames; the service received {}, refereed {}, left out {} by its even rate under load (1 in {} refereed last), dropped {}, skipped {} it could not read",
                         stats.frames_received,
                         stats.frames_processed,
+                        stats.frames_paced,
+                        stats.stride.max(1),
                         stats.frames_dropped,
                         stats.frames_corrupt
                     );
