@@ -16,6 +16,7 @@
 //!
 //! No native dependency: this crate builds and tests anywhere.
 
+pub mod correction;
 mod error;
 pub mod event;
 pub mod notation;

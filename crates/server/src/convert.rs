@@ -2,7 +2,7 @@
 //! back where the store replays a game.
 
 use referee_proto as pb;
-use referee_rules::{Event, Incident, MoveRecord, Side};
+use referee_rules::{Event, Incident, IncidentKind, MoveRecord, Side, article};
 use serde_json::{Map, Value};
 
 pub fn side(side: Side) -> i32 {
@@ -97,4 +97,25 @@ pub fn incident(game_id: &str, id: String, incident: &Incident) -> pb::Incident 
         played: incident.played.clone().unwrap_or_default(),
         ..Default::default()
     }
+}
+
+/// A stored incident in the rules engine's terms, for the PGN.
+pub fn incident_back(i: &pb::Incident) -> Option<Incident> {
+    Some(Incident {
+        id: i.id.clone(),
+        ply: i.ply,
+        side: if i.side == pb::Side::Black as i32 {
+            Side::Black
+        } else {
+            Side::White
+        },
+        kind: IncidentKind::from_name(&i.kind)?,
+        article: article(&i.article)?,
+        squares: i.squares.clone(),
+        t: i.t,
+        claimable: i.claimable,
+        detail: i.detail.clone(),
+        touches: Vec::new(),
+        played: None,
+    })
 }

@@ -11,21 +11,19 @@ use opencv::core::Mat;
 use opencv::prelude::*;
 use referee_proto as pb;
 use referee_proto::update::What;
-use referee_rules::ordinary::ordinary_events;
 use referee_rules::pgn::{Tags, write_pgn};
 use referee_rules::referee::ply_of;
-use referee_rules::{Event, Incident, IncidentKind, Referee, Side, Update, article};
+use referee_rules::{Event, Incident, Referee, Update, correction};
 use referee_vision::BoardCorners;
 use referee_watch::{BoardWatch, Seen};
 use shakmaty::fen::Fen;
-use shakmaty::uci::UciMove;
-use shakmaty::{Chess, EnPassantMode, Position};
+use shakmaty::{Chess, EnPassantMode};
 use tokio::sync::broadcast;
-use tonic::Status;
 
 use crate::convert;
+use crate::error::{Decision, GameError, GameStatus};
 use crate::frames::{self, Recent};
-use crate::store::{Store, StoreError};
+use crate::store::Store;
 
 /// How many updates a slow watcher may fall behind before it reads the store.
 const BROADCAST: usize = 1024;
@@ -164,10 +162,6 @@ pub struct GameState {
     recent: Recent,
     /// How many announced events waiting for their place the store keeps.
     waiting_kept: u32,
-}
-
-fn internal(e: StoreError) -> Status {
-    Status::internal(e.to_string())
 }
 
 fn corners_of(game: &pb::Game) -> Result<Option<BoardCorners>, String> {
@@ -330,7 +324,7 @@ impl GameState {
     }
 
     pub fn is_open(&self) -> bool {
-        self.game.state == "open"
+        GameStatus::of(&self.game.state) == GameStatus::Open
     }
 
     fn number(&mut self, what: What) -> pb::Update {
@@ -344,7 +338,7 @@ impl GameState {
 
     /// One frame from the camera: decoded, watched, and what it made known
     /// stored. A frame that cannot be read is skipped.
-    pub fn look(&mut self, store: &dyn Store, frame: &pb::Frame) -> Result<Looked, Status> {
+    pub fn look(&mut self, store: &dyn Store, frame: &pb::Frame) -> Result<Looked, GameError> {
         let clock = std::time::Instant::now();
         let decoded = frames::decode(frame, self.frame_size);
         let decode = clock.elapsed().as_secs_f64() * 1e3;
@@ -376,43 +370,42 @@ impl GameState {
         })
     }
 
-    fn watch_frame(&mut self, image: &Mat, t: f64) -> Result<Seen, Status> {
+    fn watch_frame(&mut self, image: &Mat, t: f64) -> Result<Seen, GameError> {
         if !self.is_open() {
             return Ok(Seen::default());
         }
+        let board = || self.game.board_id.clone();
         self.watch.look(image, t).map_err(|e| match e {
-            referee_vision::Error::Calibration(reason) => Status::failed_precondition(format!(
-                "board {}: cannot calibrate: {reason}",
-                self.game.board_id
-            )),
-            other => Status::internal(format!("board {}: {other}", self.game.board_id)),
+            referee_vision::Error::Calibration(reason) => GameError::Calibration {
+                board: board(),
+                reason,
+            },
+            source => GameError::Chain {
+                board: board(),
+                source,
+            },
         })
     }
 
     /// An event no camera sees, waiting for its place among the frames'
     /// events, kept in the store before it is acknowledged; how many wait.
-    pub fn announce(&mut self, store: &dyn Store, event: Event) -> Result<u32, Status> {
+    pub fn announce(&mut self, store: &dyn Store, event: Event) -> Result<u32, GameError> {
         if !self.is_open() {
-            return Err(Status::failed_precondition(format!(
-                "game {} is over: nothing more can be announced",
-                self.game.id
-            )));
+            return Err(GameError::Over(self.game.id.clone()));
         }
         if self.watch.outside_waiting() as usize >= MAX_WAITING {
-            return Err(Status::resource_exhausted(format!(
-                "game {}: {MAX_WAITING} announced events already wait for the camera's frames to reach their time",
-                self.game.id
-            )));
+            return Err(GameError::TooManyWaiting {
+                game: self.game.id.clone(),
+                waiting: MAX_WAITING,
+            });
         }
         let mut waiting: Vec<Event> = self.watch.outside().copied().collect();
         waiting.push(event);
         waiting.sort_by(|a, b| a.t.total_cmp(&b.t));
-        store
-            .keep_waiting(
-                &self.game.id,
-                &waiting.iter().map(convert::event).collect::<Vec<_>>(),
-            )
-            .map_err(internal)?;
+        store.keep_waiting(
+            &self.game.id,
+            &waiting.iter().map(convert::event).collect::<Vec<_>>(),
+        )?;
         self.watch.add_outside(event);
         self.waiting_kept = self.watch.outside_waiting();
         Ok(self.waiting_kept)
@@ -420,14 +413,12 @@ impl GameState {
 
     /// Keeps in the store the announced events still waiting, when some
     /// found their place in the log since they were last kept.
-    fn keep_waiting(&mut self, store: &dyn Store) -> Result<(), Status> {
+    fn keep_waiting(&mut self, store: &dyn Store) -> Result<(), GameError> {
         if self.watch.outside_waiting() == self.waiting_kept {
             return Ok(());
         }
         let waiting: Vec<pb::PhysicalEvent> = self.watch.outside().map(convert::event).collect();
-        store
-            .keep_waiting(&self.game.id, &waiting)
-            .map_err(internal)?;
+        store.keep_waiting(&self.game.id, &waiting)?;
         self.waiting_kept = self.watch.outside_waiting();
         Ok(())
     }
@@ -435,7 +426,7 @@ impl GameState {
     /// The stream ended: a move made and left stands as played, and the
     /// chain lets go of its models and recent frames until a camera streams
     /// again (an event's memory stays that of the boards streaming).
-    pub fn end_of_stream(&mut self, store: &dyn Store) -> Result<Vec<pb::Update>, Status> {
+    pub fn end_of_stream(&mut self, store: &dyn Store) -> Result<Vec<pb::Update>, GameError> {
         let updates = self.watch.finish();
         let seen = Seen {
             updates,
@@ -449,7 +440,7 @@ impl GameState {
     }
 
     /// Numbers, stores and keeps what the chain made known.
-    fn record(&mut self, store: &dyn Store, seen: Seen) -> Result<Vec<pb::Update>, Status> {
+    fn record(&mut self, store: &dyn Store, seen: Seen) -> Result<Vec<pb::Update>, GameError> {
         let mut out = Vec::new();
         let mut ended = false;
         for event in &seen.events {
@@ -464,7 +455,7 @@ impl GameState {
                     termination,
                 } => {
                     self.game.result = result.clone();
-                    self.game.state = "finished".into();
+                    self.game.state = GameStatus::Finished.name().into();
                     self.termination = termination.clone();
                     ended = true;
                     What::Result(result.clone())
@@ -473,10 +464,10 @@ impl GameState {
             };
             out.push(self.number(what));
         }
-        store.append(&self.game.id, &out).map_err(internal)?;
+        store.append(&self.game.id, &out)?;
         self.keep_waiting(store)?;
         if ended {
-            store.update_game(&self.game).map_err(internal)?;
+            store.update_game(&self.game)?;
             // Nothing more is read: the models are let go.
             self.watch.release();
         }
@@ -491,13 +482,11 @@ impl GameState {
     }
 
     /// An incident with its service-wide id and its evidence kept.
-    fn raise(&self, store: &dyn Store, incident: &Incident) -> Result<pb::Incident, Status> {
+    fn raise(&self, store: &dyn Store, incident: &Incident) -> Result<pb::Incident, GameError> {
         let id = format!("{}-{}", self.game.id, self.incidents.len() + 1);
         let mut raised = convert::incident(&self.game.id, id.clone(), incident);
         for (k, jpeg) in self.recent.around(incident.t).into_iter().enumerate() {
-            let path = store
-                .keep_evidence(&format!("{id}-{}.jpg", k + 1), jpeg)
-                .map_err(internal)?;
+            let path = store.keep_evidence(&format!("{id}-{}.jpg", k + 1), jpeg)?;
             raised.evidence.push(path);
         }
         Ok(raised)
@@ -532,28 +521,22 @@ impl GameState {
         decision: &str,
         note: &str,
         by: &str,
-    ) -> Result<(pb::Incident, pb::Update), Status> {
-        if !matches!(decision, "upheld" | "dismissed") {
-            return Err(Status::invalid_argument(format!(
-                "decision `{decision}`: expected upheld or dismissed"
-            )));
-        }
+    ) -> Result<(pb::Incident, pb::Update), GameError> {
+        let decision: Decision = decision.parse()?;
         let incident = self
             .incidents
             .iter()
             .find(|i| i.id == id)
-            .ok_or_else(|| Status::not_found(format!("no incident {id}")))?;
+            .ok_or_else(|| GameError::NoIncident(id.to_string()))?;
         let decided = pb::Incident {
-            decision: decision.into(),
+            decision: decision.name().into(),
             note: note.into(),
             decided_by: by.into(),
             decided_at: now(),
             ..incident.clone()
         };
         let update = self.number(What::Incident(decided.clone()));
-        store
-            .append(&self.game.id, std::slice::from_ref(&update))
-            .map_err(internal)?;
+        store.append(&self.game.id, std::slice::from_ref(&update))?;
         self.decisions.insert(id.into(), decided.clone());
         Ok((decided, update))
     }
@@ -562,44 +545,9 @@ impl GameState {
     /// later moves played again where they still can be; and the moves from
     /// `ply` on.
     fn corrected(&self, ply: u32, uci: &str) -> Result<(Referee, Vec<pb::Move>), String> {
-        let moves = self.watch.referee().moves().to_vec();
-        let Some(first) = moves.first().map(|m| m.ply) else {
-            return Err(format!(
-                "ply {ply} has not been played: no move has been yet"
-            ));
-        };
-        let index = ply
-            .checked_sub(first)
-            .map(|i| i as usize)
-            .filter(|&i| i < moves.len())
-            .ok_or_else(|| {
-                format!(
-                    "ply {ply} has not been played (plies {first} to {})",
-                    first + moves.len() as u32 - 1
-                )
-            })?;
-        let mut referee = Referee::new(self.start.clone(), self.tags.clone());
-        for (i, record) in moves.iter().enumerate() {
-            let wanted = if i == index { uci } else { record.uci.as_str() };
-            let position = referee.position().clone();
-            let played = wanted
-                .parse::<UciMove>()
-                .map_err(|e| e.to_string())
-                .and_then(|u| u.to_move(&position).map_err(|e| e.to_string()));
-            let m = match played {
-                Ok(m) => m,
-                Err(e) if i == index => {
-                    let fen = Fen::from_position(&position, EnPassantMode::Legal);
-                    return Err(format!("{wanted} is not legal at ply {ply} ({fen}): {e}"));
-                }
-                // The later moves no longer follow: the arbiter enters them.
-                Err(_) => break,
-            };
-            for event in ordinary_events(&m, position.turn(), record.t) {
-                referee.apply(&event).map_err(|e| e.to_string())?;
-            }
-        }
-        let derived = referee.moves()[index.min(referee.moves().len())..]
+        let moves = self.watch.referee().moves();
+        let (referee, from) = correction::corrected(&self.start, &self.tags, moves, ply, uci)?;
+        let derived = referee.moves()[from..]
             .iter()
             .map(convert::move_record)
             .collect();
@@ -614,8 +562,8 @@ impl GameState {
         uci: &str,
         note: &str,
         by: &str,
-    ) -> Result<pb::Update, Status> {
-        let (referee, moves) = self.corrected(ply, uci).map_err(Status::invalid_argument)?;
+    ) -> Result<pb::Update, GameError> {
+        let (referee, moves) = self.corrected(ply, uci).map_err(GameError::Correction)?;
         let san = moves.first().map(|m| m.san.clone()).unwrap_or_default();
         let correction = pb::Correction {
             ply,
@@ -627,9 +575,7 @@ impl GameState {
             moves,
         };
         let update = self.number(What::Correction(correction.clone()));
-        store
-            .append(&self.game.id, std::slice::from_ref(&update))
-            .map_err(internal)?;
+        store.append(&self.game.id, std::slice::from_ref(&update))?;
         self.watch.replace_referee(referee);
         self.corrections.push(correction);
         Ok(update)
@@ -640,7 +586,10 @@ impl GameState {
         let referee = self.watch.referee();
         let moves = referee.moves();
         let incidents = self.incidents();
-        let for_pgn: Vec<Incident> = incidents.iter().filter_map(rules_incident).collect();
+        let for_pgn: Vec<Incident> = incidents
+            .iter()
+            .filter_map(convert::incident_back)
+            .collect();
         let start_fen = (self.start != Chess::default()).then(|| self.game.start_fen.clone());
         let termination = (!self.termination.is_empty()).then_some(self.termination.as_str());
         let pgn = write_pgn(
@@ -666,27 +615,6 @@ impl GameState {
             corrections: self.corrections.clone(),
         }
     }
-}
-
-/// A stored incident in the rules engine's terms, for the PGN.
-fn rules_incident(i: &pb::Incident) -> Option<Incident> {
-    Some(Incident {
-        id: i.id.clone(),
-        ply: i.ply,
-        side: if i.side == pb::Side::Black as i32 {
-            Side::Black
-        } else {
-            Side::White
-        },
-        kind: IncidentKind::from_name(&i.kind)?,
-        article: article(&i.article)?,
-        squares: i.squares.clone(),
-        t: i.t,
-        claimable: i.claimable,
-        detail: i.detail.clone(),
-        touches: Vec::new(),
-        played: None,
-    })
 }
 
 #[cfg(test)]

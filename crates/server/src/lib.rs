@@ -14,6 +14,7 @@
 
 pub mod auth;
 pub mod convert;
+pub mod error;
 pub mod frames;
 pub mod game;
 pub mod http;

@@ -286,7 +286,7 @@ impl Referee for RefereeService {
             round: asked.round,
             start_fen: asked.fen,
             result: "*".into(),
-            state: "open".into(),
+            state: crate::error::GameStatus::Open.name().into(),
             time_control: asked.time_control,
             corners: asked.corners,
             date: crate::game::today(),
@@ -614,8 +614,8 @@ async fn run_chain(
                 }
                 let _ = out.send(Ok(game.stats_update())).await;
             }
-            Ok(Err(status)) => {
-                let _ = out.send(Err(status)).await;
+            Ok(Err(error)) => {
+                let _ = out.send(Err(error.into())).await;
                 break;
             }
             Err(e) => {

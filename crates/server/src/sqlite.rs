@@ -376,7 +376,7 @@ mod tests {
         let game = pb::Game {
             id: "b1-1".into(),
             board_id: "b1".into(),
-            state: "open".into(),
+            state: crate::error::GameStatus::Open.name().into(),
             result: "*".into(),
             ..Default::default()
         };
