@@ -113,28 +113,12 @@ fn replays_every_short_scenario_into_its_moves_and_incidents() {
     ] {
         let (out, truth) = render(name, "replay");
         let declares = declares_of(&out, &truth);
-        let video = out.join("video.avi");
-        let corners = corners(&truth);
-        let mut args = vec![
-            "replay",
-            video.to_str().expect("utf-8"),
-            "--json",
-            "--corners",
-            &corners,
-            "--events",
-            declares.to_str().expect("utf-8"),
-        ];
+        let mut more = vec!["--events", declares.to_str().expect("utf-8")];
         let fen = start_fen(name);
         if let Some(fen) = &fen {
-            args.extend(["--fen", fen]);
+            more.extend(["--fen", fen]);
         }
-        let run = referee(&args);
-        assert!(
-            run.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&run.stderr)
-        );
-        let verdict: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+        let verdict = replay_json(&out.join("video.avi"), &truth, &more);
         assert_eq!(sans(&verdict), sans(&truth), "{name}: moves");
         assert_eq!(
             incident_keys(&verdict),

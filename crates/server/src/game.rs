@@ -45,7 +45,7 @@ pub struct LiveGame {
 /// Frames received, dropped, unreadable, left out by the even rate and
 /// refereed, counted without the game's lock (the stream reader counts as
 /// frames arrive), and the rate the board is refereed at.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct FrameCounters {
     pub received: AtomicU64,
     pub dropped: AtomicU64,
@@ -53,25 +53,10 @@ pub struct FrameCounters {
     pub processed: AtomicU64,
     pub refused: AtomicU64,
     pub paced: AtomicU64,
-    /// The stride the board's frames were last taken at.
+    /// The stride the board's frames were last taken at (0: none yet, as 1).
     stride: AtomicU32,
     /// The camera's frames a second, by their capture times (f64 bits).
     camera_fps: AtomicU64,
-}
-
-impl Default for FrameCounters {
-    fn default() -> Self {
-        Self {
-            received: AtomicU64::new(0),
-            dropped: AtomicU64::new(0),
-            corrupt: AtomicU64::new(0),
-            processed: AtomicU64::new(0),
-            refused: AtomicU64::new(0),
-            paced: AtomicU64::new(0),
-            stride: AtomicU32::new(1),
-            camera_fps: AtomicU64::new(0f64.to_bits()),
-        }
-    }
 }
 
 impl FrameCounters {

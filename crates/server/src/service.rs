@@ -32,7 +32,6 @@ type UpdateStream = Pin<Box<dyn Stream<Item = Result<pb::Update, Status>> + Send
 /// The service's state: its store, its games, who may call.
 #[derive(Debug)]
 pub struct RefereeService {
-    store: Arc<dyn Store>,
     games: RwLock<Vec<Arc<LiveGame>>>,
     access: Access,
     chains: Arc<Chains>,
@@ -90,12 +89,11 @@ impl RefereeService {
         let workers = workers.max(1);
         Ok(Self {
             chains: Arc::new(Chains {
-                store: store.clone(),
+                store,
                 workers: Arc::new(Semaphore::new(workers)),
                 pace: Pace::new(workers),
                 stages: crate::metrics::StageHistograms::default(),
             }),
-            store,
             games: RwLock::new(games),
             access,
             min_interval: if max_fps > 0.0 { 1.0 / max_fps } else { 0.0 },
@@ -177,7 +175,13 @@ impl RefereeService {
         // Subscribe before reading the store, so that nothing falls between.
         let live = game.updates.subscribe();
         let (tx, rx) = mpsc::channel(64);
-        tokio::spawn(watch(self.store.clone(), game_id.into(), from, live, tx));
+        tokio::spawn(watch(
+            self.chains.store.clone(),
+            game_id.into(),
+            from,
+            live,
+            tx,
+        ));
         Ok(rx)
     }
 
@@ -195,7 +199,7 @@ impl RefereeService {
             .find(|g| g.lock().has_incident(incident_id))
             .ok_or_else(|| Status::not_found(format!("no incident {}", shown(incident_id))))?;
         let (incident, update) = game.lock().decide(
-            self.store.as_ref(),
+            self.chains.store.as_ref(),
             incident_id,
             decision,
             note,
@@ -215,16 +219,17 @@ impl RefereeService {
         arbiter: &Holder,
     ) -> Result<pb::Verdict, Status> {
         let game = self.game(game_id)?;
-        let update = game
-            .lock()
-            .correct(self.store.as_ref(), ply, uci, note, &arbiter.name)?;
+        let update =
+            game.lock()
+                .correct(self.chains.store.as_ref(), ply, uci, note, &arbiter.name)?;
         game.tell(&[update]);
         Ok(game.verdict())
     }
 
     /// An evidence picture the store keeps, by the path an incident cites.
     pub fn evidence(&self, path: &str) -> Result<Vec<u8>, Status> {
-        self.store
+        self.chains
+            .store
             .evidence(path)
             .map_err(|e| Status::internal(e.to_string()))?
             .ok_or_else(|| Status::not_found(format!("no evidence {}", shown(path))))
@@ -292,7 +297,8 @@ impl Referee for RefereeService {
             date: crate::game::today(),
         };
         let state = GameState::open(game.clone()).map_err(Status::invalid_argument)?;
-        self.store
+        self.chains
+            .store
             .create_game(&game)
             .map_err(|e| Status::internal(e.to_string()))?;
         tracing::info!(game = %game.id, "game opened");
@@ -465,7 +471,7 @@ impl RefereeService {
             }
         }
         let game = self.game(&asked.game_id)?;
-        let waiting = game.lock().announce(self.store.as_ref(), event)?;
+        let waiting = game.lock().announce(self.chains.store.as_ref(), event)?;
         Ok(pb::AnnounceResponse { waiting })
     }
 }

@@ -150,13 +150,14 @@ impl BoardBelief {
 }
 
 impl BoardBelief {
-    /// How many squares the belief reads otherwise than `board`, each by at
+    /// The squares the belief reads otherwise than `board`, each by at
     /// least `margin`.
-    pub fn read_otherwise(&self, board: &Board, margin: f32) -> usize {
+    pub fn read_otherwise(&self, board: &Board, margin: f32) -> Bitboard {
         self.against(board)
-            .iter()
-            .filter(|(_, by)| *by >= margin)
-            .count()
+            .into_iter()
+            .filter(|&(_, by)| by >= margin)
+            .map(|(sq, _)| sq)
+            .collect()
     }
 }
 

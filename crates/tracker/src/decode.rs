@@ -328,7 +328,7 @@ impl StillDecision {
 /// How many squares the belief reads otherwise than `board`, each by at
 /// least [`RESIDUE_MARGIN`].
 fn residue(belief: &BoardBelief, board: &Board) -> usize {
-    belief.read_otherwise(board, RESIDUE_MARGIN)
+    read_otherwise(belief, board).count()
 }
 
 /// Whether `board` explains the picture: at most [`MAX_RESIDUE`] squares
@@ -340,12 +340,7 @@ pub fn explains(belief: &BoardBelief, board: &Board) -> bool {
 /// The squares the belief reads otherwise than `board` by at least
 /// [`RESIDUE_MARGIN`].
 pub fn read_otherwise(belief: &BoardBelief, board: &Board) -> Bitboard {
-    belief
-        .against(board)
-        .into_iter()
-        .filter(|&(_, by)| by >= RESIDUE_MARGIN)
-        .map(|(sq, _)| sq)
-        .collect()
+    belief.read_otherwise(board, RESIDUE_MARGIN)
 }
 
 /// A still board decided: the likeliest way on, and the same board with

@@ -723,7 +723,11 @@ impl Tracker {
     /// Reads one frame's board: touches, and moves once the board is still.
     fn read_frame(&mut self, obs: &Observation) -> Step {
         let mut step = Step::default();
-        let blind = obs.belief.read_otherwise(&self.table, RESIDUE_MARGIN) > BLIND_SQUARES;
+        let blind = obs
+            .belief
+            .read_otherwise(&self.table, RESIDUE_MARGIN)
+            .count()
+            > BLIND_SQUARES;
         if blind
             || self
                 .last_frame
@@ -745,7 +749,6 @@ impl Tracker {
             covered = obs.covered,
             fingertip = ?obs.fingertip,
             fingertip_motion = ?obs.fingertip.map(|sq| obs.motion[usize::from(sq)]),
-            moving = %squares_named(obs.motion.iter().map(|&m| m > 1.0)),
             unchanged_reading_otherwise = %self.unchanged_misread(obs),
             detected_otherwise = %self.detected_otherwise(obs),
             press_waiting = self.press_waiting,
@@ -1156,9 +1159,6 @@ impl Tracker {
         })
     }
 
-    /// The moves that complete the record up to the table, and the position
-    /// the next move is made from: the move standing on the table completed,
-    /// or the record's own position when the table shows it.
     /// The squares the still board reads otherwise than the table, when
     /// neither the table nor the move standing explains it (empty when one
     /// does); `None` when nothing of the board is seen.
@@ -1178,6 +1178,9 @@ impl Tracker {
         })
     }
 
+    /// The moves that complete the record up to the table, and the position
+    /// the next move is made from: the move standing on the table completed,
+    /// or the record's own position when the table shows it.
     fn next_move_from(&self) -> Option<(Vec<Move>, Chess)> {
         match self.standing() {
             Some(m0) => Some((vec![m0], result(&self.pos, &m0))),
@@ -1530,17 +1533,6 @@ fn streak<T: PartialEq + Copy>(last: Option<(T, u32)>, seen: Option<T>) -> Optio
 
 /// The changed squares of a frame with how much each changed and the
 /// colour read there (`w`, `b`, `.` empty), for traces.
-/// The squares, by index, for which `flags` holds, named.
-fn squares_named(flags: impl Iterator<Item = bool>) -> String {
-    Square::ALL
-        .into_iter()
-        .zip(flags)
-        .filter(|(_, on)| *on)
-        .map(|(sq, _)| sq.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 fn describe(obs: &Observation) -> String {
     Square::ALL
         .into_iter()

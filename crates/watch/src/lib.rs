@@ -228,7 +228,6 @@ impl BoardWatch {
         let interval = self.last_t.map_or(0.0, |last| t - last);
         self.last_t = Some(t);
         let stillness = Stillness::of(&reading, covered, interval);
-        tracing::trace!(t, ?stillness, motion = reading.motion, "stillness");
         let detection = if stillness.is_still() {
             self.hands.detect_board(image, &eyes.corners())?
         } else {
