@@ -62,8 +62,8 @@ fn frame_report(
 
 pub fn run(args: &Args) -> Result<()> {
     let mut video = VideoReader::open(&args.video)?;
-    let first = video
-        .next_frame()?
+    let (t, first) = video
+        .next_timed_frame()?
         .ok_or_else(|| anyhow!("{}: the video has no frames", args.video.display()))?;
     let mut detector = Detector::load()?;
     let still = read_still(&mut detector, &first, args.corners)
@@ -78,12 +78,12 @@ pub fn run(args: &Args) -> Result<()> {
     let board = BoardGeometry::new(&still.corners, size, orientation)?;
     let mut tracker = HandTracker::new(HandModels::load()?);
     let (mut with, mut without) = (Vec::new(), Vec::new());
-    let mut frame = Some(first);
+    let mut frame = Some((t, first));
     let mut index = 0;
-    while let Some(image) = frame {
+    while let Some((t, image)) = frame {
         let clock = Instant::now();
         let hands = tracker
-            .track(&image)
+            .track(&image, t)
             .with_context(|| format!("{}: frame {index}", args.video.display()))?;
         let ms = clock.elapsed().as_secs_f64() * 1e3;
         let on_board: Vec<HandOnBoard> = hands.iter().map(|h| board.read(&h.hand)).collect();
@@ -101,7 +101,7 @@ pub fn run(args: &Args) -> Result<()> {
             println!("{}", for_people(&report));
         }
         index += 1;
-        frame = video.next_frame()?;
+        frame = video.next_timed_frame()?;
     }
     let summary = json!({
         "frames": index,

@@ -107,6 +107,62 @@ struct StageTimes {
     detect: Vec<f64>,
     track: Vec<f64>,
     rules: Vec<f64>,
+    /// Frames refereed on which the detector ran, and the real-hand models.
+    detector_ran: u64,
+    real_hands_ran: u64,
+}
+
+impl StageTimes {
+    /// Medians and means of each stage, the whole chain's mean cost a
+    /// frame over the decode's, and the share of refereed frames each
+    /// model ran on.
+    fn figures(&mut self) -> serde_json::Map<String, serde_json::Value> {
+        let refereed = self.locate.len().max(1) as f64;
+        let means = serde_json::json!({
+            "decode": mean(&self.decode),
+            "locate": mean(&self.locate),
+            "detect": mean(&self.detect),
+            "track": mean(&self.track),
+            "rules": mean(&self.rules),
+        });
+        // Every frame is decoded; the others' stages run on refereed frames.
+        let decode_total: f64 = self.decode.iter().sum();
+        let rest_total: f64 = [&self.locate, &self.detect, &self.track, &self.rules]
+            .iter()
+            .flat_map(|stage| stage.iter())
+            .sum();
+        let chain_over_decode = if decode_total > 0.0 {
+            (decode_total + rest_total) / decode_total
+        } else {
+            0.0
+        };
+        let medians = serde_json::json!({
+            "decode": median(&mut self.decode),
+            "locate": median(&mut self.locate),
+            "detect": median(&mut self.detect),
+            "track": median(&mut self.track),
+            "rules": median(&mut self.rules),
+        });
+        let mut figures = serde_json::Map::new();
+        figures.insert("stage_ms".into(), medians);
+        figures.insert("stage_ms_mean".into(), means);
+        figures.insert("chain_over_decode".into(), chain_over_decode.into());
+        figures.insert(
+            "models_share".into(),
+            serde_json::json!({
+                "detector": self.detector_ran as f64 / refereed,
+                "real_hands": self.real_hands_ran as f64 / refereed,
+            }),
+        );
+        figures
+    }
+}
+
+fn mean(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.iter().sum::<f64>() / values.len() as f64
 }
 
 fn median(values: &mut [f64]) -> f64 {
@@ -169,6 +225,9 @@ pub fn replay(args: &Args, outside: Vec<Event>, progress: bool) -> Result<Verdic
         times.detect.push(watch.times.detect);
         times.track.push(watch.times.track);
         times.rules.push(watch.times.rules);
+        let run = watch.models_run();
+        times.detector_ran += u64::from(run.detector);
+        times.real_hands_ran += u64::from(run.real_hands);
         // The move's last release stands at the hand leaving it (the clock
         // press and touches are not the move being read).
         let released = seen
@@ -195,13 +254,6 @@ pub fn replay(args: &Args, outside: Vec<Event>, progress: bool) -> Result<Verdic
     let mut verdict = watch.referee().verdict();
     verdict.events = events;
     let seconds = started.elapsed().as_secs_f64();
-    let stage_ms = serde_json::json!({
-        "decode": median(&mut times.decode),
-        "locate": median(&mut times.locate),
-        "detect": median(&mut times.detect),
-        "track": median(&mut times.track),
-        "rules": median(&mut times.rules),
-    });
     let stats = &mut verdict.stats;
     stats.insert("frames".into(), index.into());
     stats.insert("frames_refereed".into(), refereed.into());
@@ -215,7 +267,7 @@ pub fn replay(args: &Args, outside: Vec<Event>, progress: bool) -> Result<Verdic
     }
     stats.insert("seconds".into(), seconds.into());
     stats.insert("fps".into(), (index as f64 / seconds).into());
-    stats.insert("stage_ms".into(), stage_ms);
+    stats.extend(times.figures());
     stats.insert("events_rejected".into(), rejected.into());
     let max_latency = latencies.iter().copied().fold(0.0, f64::max);
     stats.insert(

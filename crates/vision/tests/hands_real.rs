@@ -14,11 +14,12 @@ use referee_vision::hands::{Contact, HandOnBoard};
 use referee_vision::{BoardCorners, HandModels, HandTracker, Orientation, VideoReader};
 use shakmaty::{Color, Square};
 
-fn frames() -> Vec<Mat> {
+/// The clip's frames with their times (seconds).
+fn frames() -> Vec<(f64, Mat)> {
     let path = common::real_dir().join("opening_clip.avi");
     let mut video = VideoReader::open(&path).expect("the clip opens");
     let mut frames = Vec::new();
-    while let Some(frame) = video.next_frame().expect("a frame decodes") {
+    while let Some(frame) = video.next_timed_frame().expect("a frame decodes") {
         frames.push(frame);
     }
     frames
@@ -47,8 +48,8 @@ fn hands_through_clip() -> (Vec<Vec<HandOnBoard>>, u64) {
     let mut tracker = HandTracker::new(models());
     let seen = frames()
         .iter()
-        .map(|frame| {
-            let hands = tracker.track(frame).expect("tracking runs");
+        .map(|(t, frame)| {
+            let hands = tracker.track(frame, *t).expect("tracking runs");
             hands.iter().map(|h| board.read(&h.hand)).collect()
         })
         .collect();
@@ -124,9 +125,10 @@ fn a_hand_is_followed_from_its_last_landmarks_without_the_palm_model() {
     let frames = frames();
     let mut tracker = HandTracker::new(models());
     // White's hand reaching for e2 (a clear-hand frame): found by the palm model…
-    assert_eq!(tracker.track(&frames[32]).expect("tracking runs").len(), 1);
+    let (t, frame) = &frames[32];
+    assert_eq!(tracker.track(frame, *t).expect("tracking runs").len(), 1);
     // …then kept on the next eight frames by tracking alone.
-    for (k, frame) in frames[33..41].iter().enumerate() {
+    for (k, (_, frame)) in frames[33..41].iter().enumerate() {
         let hands = tracker.follow(frame).expect("tracking runs");
         assert_eq!(hands.len(), 1, "frame {}: the hand was lost", 33 + k);
         assert_eq!(hands[0].frames, k as u32 + 2);
@@ -134,7 +136,7 @@ fn a_hand_is_followed_from_its_last_landmarks_without_the_palm_model() {
     // With no hand in view it is lost (the board alone, frame 120).
     assert!(
         tracker
-            .follow(&frames[120])
+            .follow(&frames[120].1)
             .expect("tracking runs")
             .is_empty()
     );

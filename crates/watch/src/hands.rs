@@ -68,6 +68,13 @@ pub struct HandsSeen {
     pub two_hands: Option<Color>,
 }
 
+/// Which models ran on a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ModelsRun {
+    pub detector: bool,
+    pub real_hands: bool,
+}
+
 /// A fingertip on a square, and whose hand, when known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fingertip {
@@ -89,8 +96,12 @@ pub struct HandPath {
     followed: u32,
     /// Frames with a hand for the detector and none for MediaPipe.
     unseen_by_real: u32,
-    /// The detector's reading of the last frame, when it ran.
+    /// The detector's reading of the last frame looked at, when it ran.
     detection: Option<Detection>,
+    /// What the hands did on the last frame looked at.
+    seen: HandsSeen,
+    /// The models that ran on the present frame.
+    run: ModelsRun,
 }
 
 /// A model the chain runs without, and what it cannot see for it.
@@ -221,6 +232,8 @@ impl HandPath {
             followed: 0,
             unseen_by_real: 0,
             detection: None,
+            seen: HandsSeen::default(),
+            run: ModelsRun::default(),
         }
     }
 
@@ -235,8 +248,8 @@ impl HandPath {
         source_of(self.choice, self.told)
     }
 
-    /// The detector's reading of the last frame, when it ran (on rendered
-    /// scenes, and on real footage until the real hands decide).
+    /// The detector's reading of the last frame looked at, when it ran (on
+    /// rendered scenes, and on real footage until the real hands decide).
     pub fn detection(&self) -> Option<&Detection> {
         self.detection.as_ref()
     }
@@ -253,8 +266,22 @@ impl HandPath {
             && let Some(detector) = self.models.as_mut().and_then(|m| m.detector.as_mut())
         {
             self.detection = Some(detector.detect(image, corners)?);
+            self.run.detector = true;
         }
         Ok(self.detection.as_ref())
+    }
+
+    /// The models that ran on the present frame.
+    pub fn run(&self) -> ModelsRun {
+        self.run
+    }
+
+    /// The hands on a frame whose picture is the one last looked at
+    /// ([`crate::attention::Look::AsBefore`]): as they were seen then, no
+    /// model run.
+    pub fn as_before(&mut self) -> HandsSeen {
+        self.run = ModelsRun::default();
+        self.seen
     }
 
     /// The models are let go (kept for the next board that needs them),
@@ -274,10 +301,24 @@ impl HandPath {
         }
     }
 
-    /// The hands in `image`, for the board at `corners` lying `orientation`.
+    /// The hands in `image`, taken at `t` seconds, for the board at `corners` lying `orientation`.
     pub fn look(
         &mut self,
         image: &Mat,
+        t: f64,
+        corners: &BoardCorners,
+        orientation: Orientation,
+    ) -> Result<HandsSeen> {
+        self.run = ModelsRun::default();
+        let seen = self.look_afresh(image, t, corners, orientation)?;
+        self.seen = seen;
+        Ok(seen)
+    }
+
+    fn look_afresh(
+        &mut self,
+        image: &Mat,
+        t: f64,
         corners: &BoardCorners,
         orientation: Orientation,
     ) -> Result<HandsSeen> {
@@ -302,8 +343,9 @@ impl HandPath {
                     &self.geometry.insert((*corners, geometry)).1
                 }
             };
+            self.run.real_hands = true;
             let hands: Vec<HandOnBoard> = tracker
-                .track(image)?
+                .track(image, t)?
                 .iter()
                 .map(|h| geometry.read(&h.hand))
                 .collect();
@@ -332,6 +374,7 @@ impl HandPath {
             });
         };
         let detection = detector.detect(image, corners)?;
+        self.run.detector = true;
         if detection.hand_present >= PRESENT_THRESHOLD && !real_hand {
             self.unseen_by_real += 1;
             if self.unseen_by_real >= RENDERED_AFTER_FRAMES && self.told.is_none() {

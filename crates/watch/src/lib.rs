@@ -6,6 +6,7 @@
 //! in the first frame when not given), the game's referee. Output: a [`Seen`] a frame (the physical events the frame
 //! completed and what the rules made of them).
 
+mod attention;
 mod belief;
 mod hands;
 mod stillness;
@@ -23,11 +24,13 @@ use referee_vision::{
 };
 use shakmaty::{Bitboard, Color, Piece, Position, Rank, Role, Square};
 
+use crate::attention::{Attention, Look};
 use crate::belief::{Fusion, Readings};
 use crate::stillness::Stillness;
 
+pub use attention::{DRIFT_MOTION, GLANCE_MOTION, KEEP_ALIVE_SECONDS};
 pub use hands::{
-    Fingertip, HandPath, HandSource, HandsSeen, MissingModel, REAL_AFTER_FRAMES,
+    Fingertip, HandPath, HandSource, HandsSeen, MissingModel, ModelsRun, REAL_AFTER_FRAMES,
     RENDERED_AFTER_FRAMES, missing_models,
 };
 pub use referee_vision::Result;
@@ -64,6 +67,8 @@ pub struct BoardWatch {
     eyes: Option<Eyes>,
     /// Where the hands' fingers are (real-hand models or the detector).
     hands: HandPath,
+    /// Whether the models look at a frame, or what they saw last stands.
+    attention: Attention,
     /// Events the camera cannot see (an announced adjustment from an app or
     /// a button, a connected clock), waiting for their place in time among
     /// the events the tracker reports.
@@ -95,6 +100,7 @@ impl BoardWatch {
             orientation: None,
             eyes: None,
             hands: HandPath::new(HandSource::default()),
+            attention: Attention::default(),
             clock: None,
             outside: VecDeque::new(),
             tracker: Tracker::new(referee.position().clone()),
@@ -117,6 +123,11 @@ impl BoardWatch {
     /// The models this chain runs without, and what it cannot see for them.
     pub fn missing_models(&self) -> &[MissingModel] {
         self.hands.missing()
+    }
+
+    /// The models that ran on the last frame.
+    pub fn models_run(&self) -> ModelsRun {
+        self.hands.run()
     }
 
     /// Which model decides about hands: chosen, or told from the footage so far.
@@ -147,6 +158,7 @@ impl BoardWatch {
         self.eyes = None;
         self.clock = None;
         self.hands.reset();
+        self.attention.forget();
         // The venue stays: the same set in the same light. Moves made
         // while nobody watched are recovered from the board as it reads.
         self.tracker = Tracker::resumed(self.referee.position().clone());
@@ -211,13 +223,18 @@ impl BoardWatch {
             if eyes.realign(image, &board)? {
                 board = eyes.locate(image)?;
                 reading = eyes.detect(&board)?;
+                self.attention.forget();
             }
             self.times.locate += elapsed_ms(clock);
         }
         let clock = Instant::now();
-        let hands = self
-            .hands
-            .look(image, &eyes.corners(), eyes.orientation())?;
+        let look = self.attention.look(reading.motion, t);
+        let hands = match look {
+            Look::Afresh => self
+                .hands
+                .look(image, t, &eyes.corners(), eyes.orientation())?,
+            Look::AsBefore => self.hands.as_before(),
+        };
         let at_clock = at_clock(&mut self.clock, image, eyes)?;
         // On a still picture: the detector's reading, for the belief, and
         // where the colours left a move in doubt, as a second opinion on

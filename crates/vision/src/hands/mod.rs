@@ -39,6 +39,10 @@ pub const PALM_MODEL: &str = "palm_detection_full.onnx";
 pub const LANDMARK_MODEL: &str = "hand_landmark_full.onnx";
 /// Hands followed at once: one for each player.
 pub const MAX_HANDS: usize = 2;
+/// While a hand is followed, the palm model looks for the other player's
+/// at most this often (seconds): it costs more than following a hand, and
+/// a second hand stays at the board for longer than this.
+pub const SECOND_HAND_SECONDS: f64 = 0.25;
 /// A new palm overlapping a followed hand's crop by more than this is that hand.
 const SAME_HAND_OVERLAP: f32 = 0.5;
 
@@ -175,15 +179,18 @@ pub struct TrackedHand {
 }
 
 /// MediaPipe's video mode over a stream of frames: up to [`MAX_HANDS`]
-/// hands followed, each from its last landmarks; the palm model runs only
-/// while fewer are followed, and a palm where a hand is already followed is
-/// that hand.
+/// hands followed, each from its last landmarks; the palm model runs on
+/// every frame while none is followed, every [`SECOND_HAND_SECONDS`] while
+/// fewer than [`MAX_HANDS`] are, and a palm where a hand is already
+/// followed is that hand.
 #[derive(Debug)]
 pub struct HandTracker {
     models: HandModels,
     hands: Vec<TrackedHand>,
     /// Frames on which the palm model ran (for the figures).
     pub palm_runs: u64,
+    /// When it last ran (seconds of the stream).
+    palm_at: Option<f64>,
 }
 
 impl HandTracker {
@@ -192,6 +199,7 @@ impl HandTracker {
             models,
             hands: Vec::new(),
             palm_runs: 0,
+            palm_at: None,
         }
     }
 
@@ -203,14 +211,16 @@ impl HandTracker {
     /// Forgets every hand (the camera moved, a new game).
     pub fn reset(&mut self) {
         self.hands.clear();
+        self.palm_at = None;
     }
 
-    /// Follows the hands into the next frame: each followed hand looked
-    /// for in the crop its last landmarks place, then, while fewer than
-    /// [`MAX_HANDS`] are followed, new ones from the palm model.
-    pub fn track(&mut self, image: &Mat) -> Result<&[TrackedHand]> {
+    /// Follows the hands into the next frame, taken at `t` seconds: each
+    /// followed hand looked for in the crop its last landmarks place,
+    /// then new ones from the palm model when it is due.
+    pub fn track(&mut self, image: &Mat, t: f64) -> Result<&[TrackedHand]> {
         self.follow(image)?;
-        if self.hands.len() < MAX_HANDS {
+        if self.palm_due(t) {
+            self.palm_at = Some(t);
             self.palm_runs += 1;
             for palm in self.models.palms(image)? {
                 if self.hands.len() >= MAX_HANDS {
@@ -237,6 +247,20 @@ impl HandTracker {
             }
         }
         Ok(&self.hands)
+    }
+
+    /// Whether the palm model looks for new hands at `t`: on every frame
+    /// while no hand is followed (a hand comes into view on one and may
+    /// be gone on the next), every [`SECOND_HAND_SECONDS`] while fewer than
+    /// [`MAX_HANDS`] are (and at once should time go back).
+    fn palm_due(&self, t: f64) -> bool {
+        match self.hands.len() {
+            0 => true,
+            n if n < MAX_HANDS => self
+                .palm_at
+                .is_none_or(|at| t - at >= SECOND_HAND_SECONDS || t < at),
+            _ => false,
+        }
     }
 
     /// Follows the hands already followed into the next frame, each in the
