@@ -11,7 +11,9 @@
 //! 10 frames a second with every record exact (20 s a step), then plays
 //! 100 short games one after another and prints the resident memory after
 //! the first and the last. `LOAD_BOARDS`, `LOAD_SECONDS`, `LOAD_FPS`,
-//! `LOAD_RAMP=0` and `LOAD_GAMES` change that. Under `cargo test` it runs
+//! `LOAD_RAMP=0`, `LOAD_GAMES` and `LOAD_STAGGER` (seconds between the
+//! cameras' starts, 0.25 unless given: an event's boards do not move in
+//! step) change that. Under `cargo test` it runs
 //! two boards over eight seconds of footage sent four times faster, and
 //! three consecutive games, as a smoke test.
 
@@ -122,14 +124,16 @@ struct Outcome {
     exact: usize,
 }
 
-/// One camera: opens its board's game and sends the footage at `fps`; the
-/// service's counters for it at the end.
+/// One camera: `after` its start, opens its board's game and sends the
+/// footage at `fps`; the service's counters for it at the end.
 async fn camera(
     addr: std::net::SocketAddr,
     board: String,
     footage: Arc<Footage>,
     fps: f64,
+    after: Duration,
 ) -> pb::FrameStats {
+    tokio::time::sleep(after).await;
     let mut client = RefereeClient::connect(format!("http://{addr}"))
         .await
         .expect("connects");
@@ -205,18 +209,24 @@ async fn start() -> Running {
     }
 }
 
-/// Streams a game on each of `boards` at once to the service at `addr`;
-/// how they fared.
+/// Streams a game on each of `boards` to the service at `addr`, each
+/// camera starting `stagger` after the one before (the boards of an event
+/// do not move in step); how they fared.
 async fn games(
     addr: std::net::SocketAddr,
     boards: &[String],
     footage: &Arc<Footage>,
     expected: &[String],
     fps: f64,
+    stagger: Duration,
 ) -> Outcome {
     let cameras: Vec<_> = boards
         .iter()
-        .map(|b| tokio::spawn(camera(addr, b.clone(), footage.clone(), fps)))
+        .enumerate()
+        .map(|(i, b)| {
+            let after = stagger.mul_f64(i as f64);
+            tokio::spawn(camera(addr, b.clone(), footage.clone(), fps, after))
+        })
         .collect();
     let mut outcome = Outcome {
         sent: (boards.len() * footage.frames.len()) as u64,
@@ -245,10 +255,16 @@ async fn games(
     outcome
 }
 
-async fn run(boards: usize, footage: Arc<Footage>, expected: &[String], fps: f64) -> Outcome {
+async fn run(
+    boards: usize,
+    footage: Arc<Footage>,
+    expected: &[String],
+    fps: f64,
+    stagger: Duration,
+) -> Outcome {
     let service = start().await;
     let boards: Vec<String> = (0..boards).map(|b| format!("load{b}")).collect();
-    let outcome = games(service.addr, &boards, &footage, expected, fps).await;
+    let outcome = games(service.addr, &boards, &footage, expected, fps, stagger).await;
     let _ = service.stop.send(());
     let _ = service.server.await;
     outcome
@@ -267,9 +283,16 @@ async fn consecutive(
     let (mut first, mut exact) = (0.0, 0);
     for round in 1..=count {
         let board = [format!("game{round}")];
-        exact += games(service.addr, &board, &footage, expected, fps)
-            .await
-            .exact;
+        exact += games(
+            service.addr,
+            &board,
+            &footage,
+            expected,
+            fps,
+            Duration::ZERO,
+        )
+        .await
+        .exact;
         if round == 1 {
             first = memory("VmRSS");
         }
@@ -294,6 +317,9 @@ fn main() {
     // The smoke test sends twice as fast as the camera filmed.
     let fps = env("LOAD_FPS", if benchmarking { 10.0 } else { 20.0 });
     let ramp = benchmarking && env("LOAD_RAMP", 1.0) > 0.0;
+    // Cameras start this far apart (seconds); the smoke test's together.
+    let stagger =
+        Duration::from_secs_f64(env("LOAD_STAGGER", if benchmarking { 0.25 } else { 0.0 }));
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let footage = Arc::new(footage(seconds));
     let expected = reference(&footage);
@@ -316,7 +342,7 @@ fn main() {
         );
     };
     let started = Instant::now();
-    let outcome = runtime.block_on(run(boards, footage.clone(), &expected, fps));
+    let outcome = runtime.block_on(run(boards, footage.clone(), &expected, fps, stagger));
     report(boards, &outcome, started.elapsed().as_secs_f64());
     assert!(
         benchmarking || (outcome.exact == boards && !expected.is_empty()),
@@ -359,7 +385,7 @@ fn main() {
     let mut held = 0;
     for boards in [16, 20, 24, 28, 32, 40, 48, 64, 96, 128] {
         let started = Instant::now();
-        let outcome = runtime.block_on(run(boards, short.clone(), &expected, fps));
+        let outcome = runtime.block_on(run(boards, short.clone(), &expected, fps, stagger));
         report(boards, &outcome, started.elapsed().as_secs_f64());
         if outcome.exact < boards {
             break;
