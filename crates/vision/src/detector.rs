@@ -3,9 +3,11 @@
 //! there (empty, or which piece of which side), whether a hand covers it and
 //! whether a fingertip touches it, and whether a hand is in view at all.
 //!
-//! The model (`models/detector.onnx`, built into the executable) is trained
-//! on `referee synth --dataset` frames by `scripts/train_detector.py`; its
-//! contract and figures are in `models/README.md`. Input `board`: float32
+//! The model (`models/detector.int8.onnx`, built into the executable) is
+//! trained on `referee synth --dataset` frames by
+//! `scripts/train_detector.py` (`models/detector.onnx`) and quantized by
+//! `scripts/quantize_detector.py`; its contract and figures are in
+//! `models/README.md`. Input `board`: float32
 //! [N, 3, 240, 240], BGR 0..255, the board as [`DETECTOR_RECTIFIER`] warps
 //! it. Outputs by rectified cell (row-major, row 0 at the picture's top):
 //! `pieces` [N, 64, 13] probabilities over [`CLASSES`], `hand` and `touch`
@@ -22,8 +24,9 @@ use crate::error::OpenCvContext;
 use crate::still::SURE;
 use crate::{BoardCorners, Error, Occupant, Orientation, Rectifier, Result, runtime};
 
-/// The committed model, built into the executable.
-const MODEL: &[u8] = include_bytes!("../../../models/detector.onnx");
+/// The committed model, built into the executable: the trained float
+/// model quantized to 8-bit integers (`scripts/quantize_detector`).
+const MODEL: &[u8] = include_bytes!("../../../models/detector.int8.onnx");
 
 /// The rectification the model was trained on: 24 pixels a square and one
 /// square of margin (240 pixels a side).
