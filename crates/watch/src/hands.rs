@@ -301,7 +301,8 @@ impl HandPath {
         }
     }
 
-    /// The hands in `image`, taken at `t` seconds, for the board at `corners` lying `orientation`.
+    /// The hands in `image`, taken at `t` seconds, for the board at
+    /// `corners` lying `orientation`.
     pub fn look(
         &mut self,
         image: &Mat,

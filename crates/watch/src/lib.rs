@@ -28,7 +28,6 @@ use crate::attention::{Attention, Look};
 use crate::belief::{Fusion, Readings};
 use crate::stillness::Stillness;
 
-pub use attention::{DRIFT_MOTION, GLANCE_MOTION, KEEP_ALIVE_SECONDS};
 pub use hands::{
     Fingertip, HandPath, HandSource, HandsSeen, MissingModel, ModelsRun, REAL_AFTER_FRAMES,
     RENDERED_AFTER_FRAMES, missing_models,
@@ -228,8 +227,7 @@ impl BoardWatch {
             self.times.locate += elapsed_ms(clock);
         }
         let clock = Instant::now();
-        let look = self.attention.look(reading.motion, t);
-        let hands = match look {
+        let hands = match self.attention.look(reading.motion, t) {
             Look::Afresh => self
                 .hands
                 .look(image, t, &eyes.corners(), eyes.orientation())?,
