@@ -1,8 +1,11 @@
 //! `referee detect IMAGE [--json] [--corners …]`: one still picture read
 //! whole (contracts.md §4): the board's corners found (or given), what
 //! stands on each square, and which edge is White's. A video file is read
-//! by its first frame. `--repeat N` reads it N times and prints the median
-//! milliseconds of each stage (the speed figure of the model card).
+//! by its first frame. `--venue START` first adapts the detector to the
+//! set on a still of the same board in a known position (`--venue-fen`,
+//! default the start position), as a game's first frame adapts it.
+//! `--repeat N` reads it N times and prints the median milliseconds of
+//! each stage (the speed figure of the model card).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -10,10 +13,11 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow};
 use opencv::core::Mat;
 use referee_vision::{
-    BoardCorners, Detector, Occupant, SquareVerdict, StillReading, VideoReader, read_image,
-    read_still,
+    BoardCorners, Detector, Occupant, SquareVerdict, StillReading, VenueModel, VideoReader,
+    read_image, read_still,
 };
 use serde_json::json;
+use shakmaty::Board;
 
 use crate::replay::parse_corners;
 
@@ -28,6 +32,16 @@ pub struct Args {
     /// x1,y1,x2,y2,x3,y3,x4,y4 (default: found in the picture).
     #[arg(long, value_parser = parse_corners)]
     corners: Option<BoardCorners>,
+    /// A still of the same set in a known position to adapt the detector
+    /// on before reading (a picture, or a video: its first frame).
+    #[arg(long)]
+    venue: Option<PathBuf>,
+    /// The position the venue still shows (FEN, or its first field).
+    #[arg(long, requires = "venue", value_parser = parse_placement)]
+    venue_fen: Option<Board>,
+    /// The venue still's corners (default: those of --corners, or found).
+    #[arg(long, requires = "venue", value_parser = parse_corners)]
+    venue_corners: Option<BoardCorners>,
     /// Read the picture this many times and report the median time of each stage.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
@@ -35,13 +49,17 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let mut detector = Detector::load()?;
+    let venue = match &args.venue {
+        Some(path) => Some(learn_venue(&mut detector, path, args)?),
+        None => None,
+    };
     let mut stages: [Vec<f64>; 5] = Default::default();
     let mut last = None;
     for _ in 0..args.repeat {
         let clock = Instant::now();
         let image = decode(&args.image)?;
         stages[0].push(clock.elapsed().as_secs_f64() * 1e3);
-        let reading = read_still(&mut detector, &image, args.corners)
+        let reading = read_still(&mut detector, &image, args.corners, venue.as_ref())
             .with_context(|| format!("{}", args.image.display()))?;
         for (stage, ms) in stages[1..].iter_mut().zip(reading.stage_ms) {
             stage.push(ms);
@@ -69,6 +87,30 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The venue model the still at `path` teaches.
+fn learn_venue(detector: &mut Detector, path: &Path, args: &Args) -> Result<VenueModel> {
+    let image = decode(path)?;
+    let corners = args.venue_corners.or(args.corners);
+    let still = read_still(detector, &image, corners, None)
+        .with_context(|| format!("{} (the venue)", path.display()))?;
+    let position = args.venue_fen.clone().unwrap_or_default();
+    still.teach(&position).ok_or_else(|| {
+        anyhow!(
+            "{} (the venue): no White piece, Black piece or empty square to learn from where {} stands",
+            path.display(),
+            position
+        )
+    })
+}
+
+/// A position's placement from a FEN (its first field is enough).
+fn parse_placement(text: &str) -> Result<Board, String> {
+    let placement = text.split_whitespace().next().unwrap_or_default();
+    placement
+        .parse()
+        .map_err(|e| format!("{placement:?} is not a FEN placement: {e}"))
 }
 
 fn decode(path: &Path) -> Result<Mat> {

@@ -66,7 +66,7 @@ pub fn run(args: &Args) -> Result<()> {
         .next_timed_frame()?
         .ok_or_else(|| anyhow!("{}: the video has no frames", args.video.display()))?;
     let mut detector = Detector::load()?;
-    let still = read_still(&mut detector, &first, args.corners)
+    let still = read_still(&mut detector, &first, args.corners, None)
         .with_context(|| format!("{}: the first frame", args.video.display()))?;
     let orientation = still.orientation.ok_or_else(|| {
         anyhow!(

@@ -24,6 +24,17 @@ pub enum Occupant {
     Black,
 }
 
+impl Occupant {
+    /// What a square holding a piece of `color` (or none) shows.
+    pub fn of(color: Option<shakmaty::Color>) -> Self {
+        match color {
+            None => Self::Empty,
+            Some(shakmaty::Color::White) => Self::White,
+            Some(shakmaty::Color::Black) => Self::Black,
+        }
+    }
+}
+
 /// Which way the board lies in the rectified image: the cell (row, col)
 /// of a square (file 0..8, rank 0..8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

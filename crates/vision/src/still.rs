@@ -9,8 +9,8 @@ use opencv::core::Mat;
 use shakmaty::{Board, File, Rank, Square};
 
 use crate::{
-    BoardCorners, CellReading, DETECTOR_RECTIFIER, Detection, Detector, Error, Occupant,
-    Orientation, Result, locate_board,
+    BoardCorners, CellReading, DETECTOR_RECTIFIER, Detection, Detector, Error, HAND_THRESHOLD,
+    Occupant, Orientation, Result, VenueModel, locate_board,
 };
 
 /// A square whose likelier occupant has a smaller probability than this is
@@ -70,6 +70,33 @@ impl StillReading {
             .collect()
     }
 
+    /// The venue model this still teaches, known to show `position`: the
+    /// board taken the way round its reading agrees with best, every cell
+    /// no hand covers learnt. `None` when no side or no empty square shows.
+    pub fn teach(&self, position: &Board) -> Option<VenueModel> {
+        let known_by = |orientation: Orientation| -> [Option<Occupant>; 64] {
+            let mut known = [None; 64];
+            for square in Square::ALL {
+                let cell = orientation.cell(usize::from(square.file()), usize::from(square.rank()));
+                known[cell] = (self.detection.cells[cell].hand < HAND_THRESHOLD)
+                    .then(|| Occupant::of(position.color_at(square)));
+            }
+            known
+        };
+        let agreeing = |known: &[Option<Occupant>; 64]| {
+            known
+                .iter()
+                .zip(&self.detection.cells)
+                .filter(|(k, cell)| **k == Some(cell.occupant().0))
+                .count()
+        };
+        let known = Orientation::ALL
+            .map(known_by)
+            .into_iter()
+            .max_by_key(agreeing)?;
+        VenueModel::calibrate(&self.detection, &known)
+    }
+
     /// The placement read (FEN field 1); squares not judged count as empty.
     pub fn board(&self) -> Board {
         let mut board = Board::empty();
@@ -87,6 +114,7 @@ pub fn read_still(
     detector: &mut Detector,
     image: &Mat,
     corners: Option<BoardCorners>,
+    venue: Option<&VenueModel>,
 ) -> Result<StillReading> {
     let clock = Instant::now();
     let (corners, found) = match corners {
@@ -102,6 +130,10 @@ pub fn read_still(
     let clock = Instant::now();
     let board = DETECTOR_RECTIFIER.rectify(image, &corners)?;
     let detection = detector.detect_turned(&board.image)?;
+    let detection = match venue {
+        Some(venue) => venue.adapt(&detection),
+        None => detection,
+    };
     let detect = ms(clock);
     let clock = Instant::now();
     let dark = dark_parity(&board, &detection)?;

@@ -10,7 +10,7 @@
 
 use referee_tracker::{BoardBelief, SquareBelief};
 use referee_vision::{Detection, HAND_THRESHOLD, Occupant, Orientation, VenueModel};
-use shakmaty::{Bitboard, Board, Color, Square};
+use shakmaty::{Bitboard, Board, Square};
 
 /// The belief's eyes, and what they have learnt of this venue.
 #[derive(Debug)]
@@ -87,11 +87,7 @@ impl Fusion {
     ) {
         let mut known = [None; 64];
         for sq in !covered {
-            known[cell_of(sq, orientation)] = Some(match table.color_at(sq) {
-                None => Occupant::Empty,
-                Some(Color::White) => Occupant::White,
-                Some(Color::Black) => Occupant::Black,
-            });
+            known[cell_of(sq, orientation)] = Some(Occupant::of(table.color_at(sq)));
         }
         if let Some(model) = VenueModel::calibrate(detection, &known) {
             self.venue = Some(model);
@@ -129,6 +125,7 @@ impl Fusion {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Color;
 
     #[test]
     fn a_square_misread_the_same_way_as_when_known_is_no_evidence_of_a_change() {
