@@ -1,7 +1,9 @@
 //! `referee detect` (contracts.md §4) on a real photograph of the starting
 //! position and on a rendered frame: the board found with no help, every
-//! square read, White's edge told from the pieces; and the errors a user
-//! meets (a file that is no picture, corners that make no board).
+//! square read, White's edge told from the pieces; read again adapted to
+//! the set on another photograph of the same board (`--venue`); and the
+//! errors a user meets (a file that is no picture, corners that make no
+//! board, a venue position that is no FEN).
 
 mod common;
 
@@ -102,6 +104,48 @@ fn a_rendered_frame_is_read_at_given_corners() {
     );
 }
 
+/// Squares of a starting position with White on the left read otherwise.
+fn wrong_on_the_start(report: &serde_json::Value) -> usize {
+    let squares = report["squares"].as_array().expect("squares");
+    squares
+        .iter()
+        .filter(|s| {
+            let want = match s["square"].as_str().expect("name").as_bytes()[1] {
+                b'1' | b'2' => "white",
+                b'7' | b'8' => "black",
+                _ => "empty",
+            };
+            s["occupant"] != want
+        })
+        .count()
+}
+
+#[test]
+fn a_photograph_of_the_same_board_adapts_the_reading_to_its_set() {
+    // chessBoard005 and 006: one wooden board, both the starting position.
+    let (venue, photo) = (real("chessBoard005.jpg"), real("chessBoard006.jpg"));
+    let alone = json(&referee_ok(&[
+        "detect",
+        photo.to_str().expect("utf-8"),
+        "--json",
+    ]));
+    let adapted = json(&referee_ok(&[
+        "detect",
+        photo.to_str().expect("utf-8"),
+        "--json",
+        "--venue",
+        venue.to_str().expect("utf-8"),
+        "--venue-fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ]));
+    assert_eq!(adapted["white_side"], "left");
+    let (alone, adapted) = (wrong_on_the_start(&alone), wrong_on_the_start(&adapted));
+    assert!(
+        adapted <= alone,
+        "adapted to the venue {adapted} squares wrong, alone {alone}"
+    );
+}
+
 #[test]
 fn bad_input_is_refused_with_what_is_wrong() {
     let not_a_picture = real("labels.json");
@@ -120,6 +164,18 @@ fn bad_input_is_refused_with_what_is_wrong() {
     assert!(!run.status.success());
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(stderr.contains("expected 8 numbers"), "{stderr}");
+
+    let run = referee(&[
+        "detect",
+        photo.to_str().expect("utf-8"),
+        "--venue",
+        photo.to_str().expect("utf-8"),
+        "--venue-fen",
+        "rnbqkbnr/ppp",
+    ]);
+    assert!(!run.status.success());
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("not a FEN placement"), "{stderr}");
 }
 
 #[test]

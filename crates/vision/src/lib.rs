@@ -51,5 +51,5 @@ pub use rectify::{
     BoardCorners, CameraView, RectifiedBoard, Rectifier, SquareStats, Window, read_image,
 };
 pub use still::{SquareVerdict, StillReading, read_still};
-pub use venue::VenueModel;
+pub use venue::{VenueModel, known_cells};
 pub use video::VideoReader;

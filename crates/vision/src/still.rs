@@ -6,11 +6,11 @@
 use std::time::Instant;
 
 use opencv::core::Mat;
-use shakmaty::{Board, File, Rank, Square};
+use shakmaty::{Bitboard, Board, File, Rank, Square};
 
 use crate::{
-    BoardCorners, CellReading, DETECTOR_RECTIFIER, Detection, Detector, Error, HAND_THRESHOLD,
-    Occupant, Orientation, Result, VenueModel, locate_board,
+    BoardCorners, CellReading, DETECTOR_RECTIFIER, Detection, Detector, Error, Occupant,
+    Orientation, Result, VenueModel, known_cells, locate_board,
 };
 
 /// A square whose likelier occupant has a smaller probability than this is
@@ -74,14 +74,9 @@ impl StillReading {
     /// board taken the way round its reading agrees with best, every cell
     /// no hand covers learnt. `None` when no side or no empty square shows.
     pub fn teach(&self, position: &Board) -> Option<VenueModel> {
-        let known_by = |orientation: Orientation| -> [Option<Occupant>; 64] {
-            let mut known = [None; 64];
-            for square in Square::ALL {
-                let cell = orientation.cell(usize::from(square.file()), usize::from(square.rank()));
-                known[cell] = (self.detection.cells[cell].hand < HAND_THRESHOLD)
-                    .then(|| Occupant::of(position.color_at(square)));
-            }
-            known
+        let known_by = |orientation: Orientation| {
+            let uncovered = !Bitboard(self.detection.covered(orientation));
+            known_cells(position, orientation, uncovered)
         };
         let agreeing = |known: &[Option<Occupant>; 64]| {
             known

@@ -9,7 +9,9 @@
 //! What it gains on real photographs is measured by
 //! `cargo test -p referee-vision --test venue -- --nocapture`.
 
-use crate::{Detection, Occupant};
+use shakmaty::{Bitboard, Board};
+
+use crate::{Detection, Occupant, Orientation};
 
 /// How much the venue model's distances count against the detector's own
 /// probabilities (its log-likelihoods are divided by the number of
@@ -119,6 +121,22 @@ impl VenueModel {
         }
         adapted
     }
+}
+
+/// What `position` puts on each rectified cell of a board lying
+/// `orientation`, on the squares of `learnt` (`None` elsewhere): the
+/// labels [`VenueModel::calibrate`] learns from.
+pub fn known_cells(
+    position: &Board,
+    orientation: Orientation,
+    learnt: Bitboard,
+) -> [Option<Occupant>; 64] {
+    let mut known = [None; 64];
+    for sq in learnt {
+        let cell = orientation.cell(usize::from(sq.file()), usize::from(sq.rank()));
+        known[cell] = Some(Occupant::of(position.color_at(sq)));
+    }
+    known
 }
 
 fn class_of(occupant: Occupant) -> usize {

@@ -9,7 +9,7 @@
 //! tracker's [`BoardBelief`].
 
 use referee_tracker::{BoardBelief, SquareBelief};
-use referee_vision::{Detection, HAND_THRESHOLD, Occupant, Orientation, VenueModel};
+use referee_vision::{Detection, HAND_THRESHOLD, Orientation, VenueModel, known_cells};
 use shakmaty::{Bitboard, Board, Square};
 
 /// The belief's eyes, and what they have learnt of this venue.
@@ -85,10 +85,7 @@ impl Fusion {
         table: &Board,
         covered: Bitboard,
     ) {
-        let mut known = [None; 64];
-        for sq in !covered {
-            known[cell_of(sq, orientation)] = Some(Occupant::of(table.color_at(sq)));
-        }
+        let known = known_cells(table, orientation, !covered);
         if let Some(model) = VenueModel::calibrate(detection, &known) {
             self.venue = Some(model);
         }
