@@ -267,12 +267,7 @@ impl BoardWatch {
             self.fusion
                 .confirm(&readings, self.tracker.table(), !covered);
         }
-        // Wherever the detector sees a hand, no eye is trusted (the colours
-        // read a hand over an empty square as a White piece).
-        let hidden = detection.map_or(covered, |d| {
-            covered | Bitboard(d.covered(eyes.orientation()))
-        });
-        let belief = self.fusion.belief(&readings, hidden);
+        let belief = self.fusion.belief(&readings, covered);
         let detected = match detection {
             Some(d) if asked => detected(d, eyes.orientation()),
             _ => [None; 64],
