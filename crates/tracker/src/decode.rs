@@ -15,19 +15,49 @@ use std::collections::HashSet;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role};
 
 use crate::belief::BoardBelief;
+use crate::illegal;
 
-/// Log-likelihood each ply costs: where the eyes cannot tell, the shorter
-/// explanation (and the table itself) wins.
-pub const PLY_COST: f32 = 1.0;
-/// Positions kept at each depth of the search.
-pub const BEAM: usize = 24;
+/// How far a search looks and what each ply costs in it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Search {
+    /// Plies looked ahead.
+    pub plies: usize,
+    /// Positions kept at each depth.
+    pub beam: usize,
+    /// Log-likelihood each ply costs: the prior against one more ply, so
+    /// that where the eyes cannot tell, the shorter explanation (and the
+    /// table itself) wins.
+    pub ply_cost: f32,
+}
+
+impl Search {
+    /// On a still board: the mover going on, the reply, runs of moves made
+    /// without a pause. Most still moments follow no ply or one, so a ply
+    /// must be seen on about two squares' worth of evidence (a lifted
+    /// piece's shadow, a queen's head over the next square, are one).
+    pub const READ: Search = Search {
+        plies: DECIDE_PLIES,
+        beam: 24,
+        ply_cost: 2.0,
+    };
+    /// Once the board has read for [`RECOVER_SECONDS`] as a position no
+    /// ordinary continuation reaches: moves made while the eyes missed
+    /// them (a hand over the board at each still moment, frames lost, a
+    /// camera reconnected). Plies are known to be missing, so each costs
+    /// less: the prior only prefers the shorter of two ways.
+    pub const RECOVER: Search = Search {
+        plies: RECOVER_PLIES,
+        beam: 64,
+        ply_cost: 1.0,
+    };
+}
 
 /// One way the game may have gone on from the table.
 #[derive(Debug, Clone)]
 pub struct Continuation {
     pub moves: Vec<Move>,
     pub position: Chess,
-    /// How much likelier than the table the eyes find it, less [`PLY_COST`] a ply.
+    /// How much likelier than the table the eyes find it, less the search's cost a ply.
     pub gain: f32,
 }
 
@@ -65,12 +95,7 @@ impl Continuation {
 /// squares' occupants and side to move (a promotion is searched as a
 /// queen; the caller names the piece). The table itself (no ply, gain 0)
 /// is among them.
-pub fn continuations(
-    from: &Chess,
-    belief: &BoardBelief,
-    plies: usize,
-    beam: usize,
-) -> Vec<Continuation> {
+pub fn continuations(from: &Chess, belief: &BoardBelief, search: Search) -> Vec<Continuation> {
     let table = from.board().clone();
     let root = Continuation {
         moves: Vec::new(),
@@ -80,7 +105,7 @@ pub fn continuations(
     let mut seen: HashSet<Shape> = HashSet::from([root.shape()]);
     let mut found = vec![root.clone()];
     let mut level = vec![root];
-    for depth in 1..=plies {
+    for depth in 1..=search.plies {
         let mut next: Vec<Continuation> = level
             .iter()
             .flat_map(|c| {
@@ -91,7 +116,8 @@ pub fn continuations(
                     .map(|m| {
                         let mut position = c.position.clone();
                         position.play_unchecked(m);
-                        let gain = belief.gain(&table, position.board()) - PLY_COST * depth as f32;
+                        let gain =
+                            belief.gain(&table, position.board()) - search.ply_cost * depth as f32;
                         let mut moves = c.moves.clone();
                         moves.push(m);
                         Continuation {
@@ -105,7 +131,7 @@ pub fn continuations(
             .collect();
         next.sort_by(|a, b| b.gain.total_cmp(&a.gain));
         next.retain(|c| seen.insert(c.shape()));
-        next.truncate(beam);
+        next.truncate(search.beam);
         found.extend(next.iter().cloned());
         level = next;
     }
@@ -116,20 +142,15 @@ pub fn continuations(
 /// How much likelier (log-likelihood) the position decided must be than the
 /// table and than any other continuation: about one square read clearly.
 pub const DECIDE_MARGIN: f32 = 1.0;
-/// Plies looked ahead on a still board: the mover going on, the reply,
-/// runs of moves made without a pause.
+/// Plies looked ahead on a still board ([`Search::READ`]).
 pub const DECIDE_PLIES: usize = 4;
 /// Frames, and seconds from the first, that a decision must stand on a
 /// still board before it is taken.
 pub const DECIDE_FRAMES: u32 = 2;
 pub const DECIDE_SECONDS: f64 = 0.15;
 
-/// Plies searched, and positions kept at each depth, when the board has
-/// read for [`RECOVER_SECONDS`] as a position no ordinary continuation
-/// reaches: moves made while the eyes missed them (a hand over the board
-/// at each still moment, frames lost, a camera reconnected).
+/// Plies searched for moves the eyes missed ([`Search::RECOVER`]).
 pub const RECOVER_PLIES: usize = 8;
-pub const RECOVER_BEAM: usize = 64;
 pub const RECOVER_SECONDS: f64 = 1.0;
 /// Squares the belief may read otherwise (each by at least
 /// [`RESIDUE_MARGIN`]) than the position decided: more, and the picture
@@ -137,6 +158,17 @@ pub const RECOVER_SECONDS: f64 = 1.0;
 /// eyes took for pieces).
 pub const MAX_RESIDUE: usize = 4;
 pub const RESIDUE_MARGIN: f32 = 2.0;
+
+/// A decision borne out over the frames of a still board.
+#[derive(Debug, Clone, Copy)]
+struct Standing {
+    /// The occupants decided and the side to move.
+    shape: Shape,
+    /// The first frame it was decided on.
+    since: f64,
+    frames: u32,
+    how: Decided,
+}
 
 /// How a still board was decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,8 +184,8 @@ pub enum Decided {
 /// frames over [`DECIDE_SECONDS`], is taken.
 #[derive(Debug, Clone, Default)]
 pub struct StillDecision {
-    /// The occupants decided, since when, on how many frames, and how.
-    standing: Option<(Shape, f64, u32, Decided)>,
+    /// The decision being borne out, when one is.
+    standing: Option<Standing>,
     /// A board decided clearly but reached as likely with either side to
     /// move (a piece that took two moves to its square instead of one
     /// while nobody watched): both ways are followed, through the frames'
@@ -212,7 +244,7 @@ impl StillDecision {
         }
         let unexplained = residue(belief, from.board()) > MAX_RESIDUE;
         if tracing::enabled!(tracing::Level::TRACE) {
-            let best = ranked(from, belief, DECIDE_PLIES, BEAM);
+            let best = ranked(from, belief, Search::READ);
             tracing::trace!(
                 t,
                 table_residue = ?belief.against(from.board()),
@@ -229,12 +261,12 @@ impl StillDecision {
             return self.follow_ways(belief, t);
         }
         self.unexplained_since = unexplained.then(|| self.unexplained_since.unwrap_or(t));
-        let mut decided = decide(from, belief, DECIDE_PLIES, BEAM).map(|d| (d, Decided::Read));
+        let mut decided = decide(from, belief, Search::READ).map(|d| (d, Decided::Read));
         // The deep search once the board has read unexplained a while,
         // then again each while it still does.
         let recovering = self
             .standing
-            .is_some_and(|(_, _, _, how)| how == Decided::Recovered);
+            .is_some_and(|standing| standing.how == Decided::Recovered);
         if decided.is_none()
             && (recovering
                 || self.unexplained_since.is_some_and(|since| {
@@ -243,8 +275,7 @@ impl StillDecision {
                 }))
         {
             self.searched_at = Some(t);
-            decided =
-                decide(from, belief, RECOVER_PLIES, RECOVER_BEAM).map(|d| (d, Decided::Recovered));
+            decided = decide(from, belief, Search::RECOVER).map(|d| (d, Decided::Recovered));
         }
         let Some((decision, how)) = decided else {
             self.standing = None;
@@ -274,10 +305,15 @@ impl StillDecision {
     /// this frame.
     fn stands(&mut self, shape: Shape, how: Decided, t: f64) -> bool {
         let (since, frames) = match self.standing {
-            Some((standing, since, frames, _)) if standing == shape => (since, frames + 1),
+            Some(standing) if standing.shape == shape => (standing.since, standing.frames + 1),
             _ => (t, 1),
         };
-        self.standing = Some((shape, since, frames, how));
+        self.standing = Some(Standing {
+            shape,
+            since,
+            frames,
+            how,
+        });
         frames >= DECIDE_FRAMES && t - since >= DECIDE_SECONDS
     }
 
@@ -302,7 +338,7 @@ impl StillDecision {
             return None;
         }
         let [first, second] = ways.map(|way| {
-            let next = decide(&way.position, belief, DECIDE_PLIES, BEAM)
+            let next = decide(&way.position, belief, Search::READ)
                 .filter(|d| d.twin.is_none())
                 .map(|d| d.best);
             (way, next)
@@ -351,38 +387,36 @@ pub struct Decision {
     pub twin: Option<Continuation>,
 }
 
-/// The likeliest continuation up to `plies` plies (`beam` positions kept
-/// at each depth), when it is not the table, beats the table and every
-/// other board by [`DECIDE_MARGIN`], and explains the picture (at most
+/// The likeliest continuation the `search` finds, when it is not the table,
+/// beats the table, every other board and the likeliest illegal move
+/// ([`illegal::likeliest_gain`]) by [`DECIDE_MARGIN`], and explains the picture (at most
 /// [`MAX_RESIDUE`] squares read otherwise); with its twin, the same board
 /// with the other side to move, when the twin is not a ply and
 /// [`DECIDE_MARGIN`] less likely (a tempo lost is no rarer than the ply it
 /// costs).
-pub fn decide(from: &Chess, belief: &BoardBelief, plies: usize, beam: usize) -> Option<Decision> {
+pub fn decide(from: &Chess, belief: &BoardBelief, search: Search) -> Option<Decision> {
     // No continuation gains more than the squares read otherwise than the
     // table, by all their margins, less a ply: a still board read as the
     // table costs no search.
     let bound: f32 = belief.against(from.board()).iter().map(|(_, m)| m).sum();
-    if bound - PLY_COST < DECIDE_MARGIN {
+    if bound - search.ply_cost < DECIDE_MARGIN {
         return None;
     }
-    let (best, margin, twin) = ranked_with_twin(from, belief, plies, beam)?;
+    let (best, margin, twin) = ranked_with_twin(from, belief, search)?;
+    // A piece moved where it may not go is no legal move misread.
+    let margin =
+        illegal::likeliest_gain(from, belief).map_or(margin, |g| margin.min(best.gain - g));
     let clear = best.gain >= DECIDE_MARGIN
         && margin >= DECIDE_MARGIN
         && residue(belief, best.position.board()) <= MAX_RESIDUE;
-    let twin = twin.filter(|twin| best.gain - twin.gain < PLY_COST + DECIDE_MARGIN);
+    let twin = twin.filter(|twin| best.gain - twin.gain < search.ply_cost + DECIDE_MARGIN);
     clear.then_some(Decision { best, twin })
 }
 
 /// The likeliest continuation and by how much it beats the next likeliest
 /// board (the table included), when it is not the table.
-pub fn ranked(
-    from: &Chess,
-    belief: &BoardBelief,
-    plies: usize,
-    beam: usize,
-) -> Option<(Continuation, f32)> {
-    ranked_with_twin(from, belief, plies, beam).map(|(best, margin, _)| (best, margin))
+pub fn ranked(from: &Chess, belief: &BoardBelief, search: Search) -> Option<(Continuation, f32)> {
+    ranked_with_twin(from, belief, search).map(|(best, margin, _)| (best, margin))
 }
 
 /// [`ranked`], and the likeliest continuation to the same board as the
@@ -390,10 +424,9 @@ pub fn ranked(
 fn ranked_with_twin(
     from: &Chess,
     belief: &BoardBelief,
-    plies: usize,
-    beam: usize,
+    search: Search,
 ) -> Option<(Continuation, f32, Option<Continuation>)> {
-    let mut ranked = continuations(from, belief, plies, beam).into_iter();
+    let mut ranked = continuations(from, belief, search).into_iter();
     let best = ranked.next()?;
     if best.moves.is_empty() {
         return None;
@@ -442,10 +475,10 @@ mod tests {
     #[test]
     fn the_still_table_is_kept_and_a_move_read_is_decided() {
         let start = Chess::default();
-        assert!(ranked(&start, &reading(start.board(), 0.9), 4, BEAM).is_none());
+        assert!(ranked(&start, &reading(start.board(), 0.9), Search::READ).is_none());
         let played = after(&["e2e4"]);
         let (best, margin) =
-            ranked(&start, &reading(played.board(), 0.9), 4, BEAM).expect("a move");
+            ranked(&start, &reading(played.board(), 0.9), Search::READ).expect("a move");
         assert_eq!(best.position.board(), played.board());
         assert_eq!(best.moves.len(), 1);
         assert!(margin > 3.0, "margin {margin}");
@@ -455,7 +488,7 @@ mod tests {
     fn a_run_of_plies_made_unseen_is_found_whole() {
         let start = Chess::default();
         let played = after(&["d2d4", "d7d5", "c2c4", "e7e6"]);
-        let best = decide(&start, &reading(played.board(), 0.9), 4, BEAM)
+        let best = decide(&start, &reading(played.board(), 0.9), Search::READ)
             .expect("moves")
             .best;
         assert_eq!(best.position.board(), played.board());
@@ -468,7 +501,15 @@ mod tests {
         let played = after(&["g1f3"]);
         let mut belief = reading(played.board(), 0.9);
         belief.hide(Bitboard::from_square(Square::F3) | Bitboard::from_square(Square::H3));
-        let (_, margin) = ranked(&start, &belief, 2, BEAM).expect("the knight left");
+        let (_, margin) = ranked(
+            &start,
+            &belief,
+            Search {
+                plies: 2,
+                ..Search::READ
+            },
+        )
+        .expect("the knight left");
         assert!(margin < 0.5, "Nf3 and Nh3 are alike to the eyes: {margin}");
     }
 

@@ -23,6 +23,7 @@
 mod belief;
 mod decode;
 mod gap;
+mod illegal;
 mod moments;
 
 use shakmaty::{
@@ -34,8 +35,8 @@ use referee_rules::{Action, Event};
 pub use belief::{BoardBelief, FLOOR, SquareBelief};
 use decode::StillDecision;
 pub use decode::{
-    BEAM, DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_PLIES, DECIDE_SECONDS, Decided, MAX_RESIDUE,
-    PLY_COST, RECOVER_BEAM, RECOVER_PLIES, RECOVER_SECONDS, RESIDUE_MARGIN,
+    DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_PLIES, DECIDE_SECONDS, Decided, MAX_RESIDUE,
+    RECOVER_PLIES, RECOVER_SECONDS, RESIDUE_MARGIN, Search,
 };
 use gap::GapWatch;
 pub use gap::{Gap, RECORD_GAP_SECONDS};

@@ -1,0 +1,123 @@
+//! The decoder's one hypothesis outside the rules: the mover's piece taken
+//! from its square to one it may not reach, perhaps taking a piece on the
+//! way (art. 7.5). A still board this explains better than any legal
+//! continuation is not decided as a legal move (the reading of the move
+//! where it may not go, and the arbiter, take it).
+//!
+//! Input: the position the move is made from, the eyes' belief. Output:
+//! the gain over the table of the likeliest such board, less its prior.
+
+use shakmaty::{Bitboard, Board, Chess, Color, Position};
+
+use crate::belief::{BoardBelief, differing};
+use crate::decode::RESIDUE_MARGIN;
+
+/// Log-likelihood an illegal move costs as an explanation: twice a legal
+/// ply's ([`crate::Search::READ`]), so that a legal move leaving one
+/// square misread still wins, and one leaving a square clearly changed
+/// unexplained does not.
+pub const ILLEGAL_COST: f32 = 4.0;
+
+/// The gain over the table, less [`ILLEGAL_COST`], of the likeliest board
+/// that no legal move reaches and the eyes read on every square it
+/// changes: the mover's piece gone from a square read emptied to one read
+/// as the mover's (taking what stood there), with at most one more of the
+/// opponent's pieces gone from a square read emptied.
+pub fn likeliest_gain(from: &Chess, belief: &BoardBelief) -> Option<f32> {
+    let table = from.board();
+    let mover = from.turn();
+    // Only where the picture shows it: squares read otherwise than the
+    // table, emptied or taken by the mover.
+    let read_as = |occupant: Option<Color>| -> Bitboard {
+        belief
+            .read_otherwise(table, RESIDUE_MARGIN)
+            .into_iter()
+            .filter(|&sq| belief.get(sq).is_some_and(|b| b.likeliest().0 == occupant))
+            .collect()
+    };
+    let (emptied, taken_by_mover) = (read_as(None), read_as(Some(mover)));
+    let ours = table.by_color(mover);
+    let theirs = table.by_color(!mover);
+    let legal: Vec<Board> = from
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut after = from.clone();
+            after.play_unchecked(m);
+            after.board().clone()
+        })
+        .collect();
+    let reached_legally = |board: &Board| {
+        legal
+            .iter()
+            .any(|after| differing(after, board) == Bitboard::EMPTY)
+    };
+    let mut best: Option<f32> = None;
+    for origin in emptied & ours {
+        for target in taken_by_mover {
+            let mut board = table.clone();
+            let Some(piece) = board.remove_piece_at(origin) else {
+                continue;
+            };
+            board.set_piece_at(target, piece);
+            for taken in (emptied & theirs).into_iter().map(Some).chain([None]) {
+                let mut board = board.clone();
+                if let Some(taken) = taken {
+                    board.discard_piece_at(taken);
+                }
+                if reached_legally(&board) {
+                    continue;
+                }
+                let gain = belief.gain(table, &board) - ILLEGAL_COST;
+                best = Some(best.map_or(gain, |b: f32| b.max(gain)));
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::belief::SquareBelief;
+    use shakmaty::{CastlingMode, Square, fen::Fen};
+
+    /// Every square read clearly as `seen` holds it.
+    fn seeing(seen: &Board) -> BoardBelief {
+        let mut belief = BoardBelief::unknown();
+        for sq in Square::ALL {
+            let p = match seen.color_at(sq) {
+                None => [0.94, 0.03, 0.03],
+                Some(Color::White) => [0.03, 0.94, 0.03],
+                Some(Color::Black) => [0.03, 0.03, 0.94],
+            };
+            belief.add(sq, SquareBelief::from_probabilities(p));
+        }
+        belief
+    }
+
+    #[test]
+    fn a_pawn_taking_a_piece_it_cannot_reach_is_likelier_than_its_step() {
+        // After 1.e4 e5 2.d3 a6: d3-d4 with the e5 pawn taken off.
+        let pos: Chess = "rnbqkbnr/1ppp1ppp/p7/4p3/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 0 3"
+            .parse::<Fen>()
+            .expect("fen")
+            .into_position(CastlingMode::Standard)
+            .expect("legal");
+        let mut step = pos.board().clone();
+        let pawn = step.remove_piece_at(Square::D3).expect("d3");
+        step.set_piece_at(Square::D4, pawn);
+        let mut taking = step.clone();
+        taking.discard_piece_at(Square::E5);
+
+        let belief = seeing(&taking);
+        let illegal = likeliest_gain(&pos, &belief).expect("d3 to d4 taking e5");
+        let legal = belief.gain(pos.board(), &step) - crate::Search::READ.ply_cost;
+        assert!(illegal > legal, "{illegal} against d4's {legal}");
+
+        // The step alone, e5 still standing: the legal move explains it all.
+        let belief = seeing(&step);
+        let legal = belief.gain(pos.board(), &step) - crate::Search::READ.ply_cost;
+        assert!(likeliest_gain(&pos, &belief).is_none_or(|g| g < legal));
+    }
+}
