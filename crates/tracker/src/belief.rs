@@ -92,6 +92,19 @@ impl BoardBelief {
         }
     }
 
+    /// Every square read as `board` holds it, with probability `sure`
+    /// (the rest shared by the other two occupants).
+    pub fn seeing(board: &Board, sure: f32) -> Self {
+        let other = (1.0 - sure) / 2.0;
+        let mut belief = Self::unknown();
+        for sq in Square::ALL {
+            let mut p = [other; 3];
+            p[index(board.color_at(sq))] = sure;
+            belief.add(sq, SquareBelief::from_probabilities(p));
+        }
+        belief
+    }
+
     /// Whether some square is known.
     pub fn is_informed(&self) -> bool {
         self.squares.iter().any(Option::is_some)

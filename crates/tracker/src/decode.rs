@@ -446,17 +446,7 @@ mod tests {
 
     /// A belief that reads `board` on every square, sure to `p`.
     fn reading(board: &Board, p: f32) -> BoardBelief {
-        let mut belief = BoardBelief::unknown();
-        for sq in Square::ALL {
-            let q = (1.0 - p) / 2.0;
-            let probabilities = match board.color_at(sq) {
-                None => [p, q, q],
-                Some(Color::White) => [q, p, q],
-                Some(Color::Black) => [q, q, p],
-            };
-            belief.add(sq, SquareBelief::from_probabilities(probabilities));
-        }
-        belief
+        BoardBelief::seeing(board, p)
     }
 
     fn after(moves: &[&str]) -> Chess {

@@ -79,21 +79,11 @@ pub fn likeliest_gain(from: &Chess, belief: &BoardBelief) -> Option<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::belief::SquareBelief;
     use shakmaty::{CastlingMode, Square, fen::Fen};
 
     /// Every square read clearly as `seen` holds it.
     fn seeing(seen: &Board) -> BoardBelief {
-        let mut belief = BoardBelief::unknown();
-        for sq in Square::ALL {
-            let p = match seen.color_at(sq) {
-                None => [0.94, 0.03, 0.03],
-                Some(Color::White) => [0.03, 0.94, 0.03],
-                Some(Color::Black) => [0.03, 0.03, 0.94],
-            };
-            belief.add(sq, SquareBelief::from_probabilities(p));
-        }
-        belief
+        BoardBelief::seeing(seen, 0.94)
     }
 
     #[test]

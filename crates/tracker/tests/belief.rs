@@ -4,21 +4,13 @@
 //! nobody watched is recovered and marked so.
 
 use referee_rules::{Action, Event};
-use referee_tracker::{BoardBelief, Observation, SquareBelief, Tracker};
-use shakmaty::{Board, Chess, Color, Position, Square, uci::UciMove};
+use referee_tracker::{BoardBelief, Observation, Tracker};
+use shakmaty::{Board, Chess, Position, Square, uci::UciMove};
 
 /// A still frame at `t` whose belief reads `board` on every square, no
 /// change seen, no hand.
 fn still_reading(t: f64, board: &Board) -> Observation {
-    let mut belief = BoardBelief::unknown();
-    for sq in Square::ALL {
-        let p = match board.color_at(sq) {
-            None => [0.8, 0.1, 0.1],
-            Some(Color::White) => [0.1, 0.8, 0.1],
-            Some(Color::Black) => [0.1, 0.1, 0.8],
-        };
-        belief.add(sq, SquareBelief::from_probabilities(p));
-    }
+    let belief = BoardBelief::seeing(board, 0.8);
     Observation {
         t,
         changed: 0,
