@@ -389,8 +389,8 @@ pub struct Decision {
 
 /// The likeliest continuation the `search` finds, when it is not the table,
 /// beats the table, every other board and the likeliest illegal move
-/// ([`illegal::likeliest_gain`]) by [`DECIDE_MARGIN`], and explains the picture (at most
-/// [`MAX_RESIDUE`] squares read otherwise); with its twin, the same board
+/// ([`illegal::likeliest_gain`]) by [`DECIDE_MARGIN`], and explains the
+/// picture (at most [`MAX_RESIDUE`] squares read otherwise); with its twin, the same board
 /// with the other side to move, when the twin is not a ply and
 /// [`DECIDE_MARGIN`] less likely (a tempo lost is no rarer than the ply it
 /// costs).
@@ -403,12 +403,12 @@ pub fn decide(from: &Chess, belief: &BoardBelief, search: Search) -> Option<Deci
         return None;
     }
     let (best, margin, twin) = ranked_with_twin(from, belief, search)?;
-    // A piece moved where it may not go is no legal move misread.
-    let margin =
-        illegal::likeliest_gain(from, belief).map_or(margin, |g| margin.min(best.gain - g));
+    // A piece moved where it may not go is no legal move misread: looked
+    // for only when the legal move would otherwise be decided.
     let clear = best.gain >= DECIDE_MARGIN
         && margin >= DECIDE_MARGIN
-        && residue(belief, best.position.board()) <= MAX_RESIDUE;
+        && residue(belief, best.position.board()) <= MAX_RESIDUE
+        && illegal::likeliest_gain(from, belief).is_none_or(|g| best.gain - g >= DECIDE_MARGIN);
     let twin = twin.filter(|twin| best.gain - twin.gain < search.ply_cost + DECIDE_MARGIN);
     clear.then_some(Decision { best, twin })
 }
@@ -444,11 +444,6 @@ mod tests {
     use crate::belief::SquareBelief;
     use shakmaty::{Color, Square};
 
-    /// A belief that reads `board` on every square, sure to `p`.
-    fn reading(board: &Board, p: f32) -> BoardBelief {
-        BoardBelief::seeing(board, p)
-    }
-
     fn after(moves: &[&str]) -> Chess {
         let mut pos = Chess::default();
         for uci in moves {
@@ -465,10 +460,21 @@ mod tests {
     #[test]
     fn the_still_table_is_kept_and_a_move_read_is_decided() {
         let start = Chess::default();
-        assert!(ranked(&start, &reading(start.board(), 0.9), Search::READ).is_none());
+        assert!(
+            ranked(
+                &start,
+                &BoardBelief::seeing(start.board(), 0.9),
+                Search::READ
+            )
+            .is_none()
+        );
         let played = after(&["e2e4"]);
-        let (best, margin) =
-            ranked(&start, &reading(played.board(), 0.9), Search::READ).expect("a move");
+        let (best, margin) = ranked(
+            &start,
+            &BoardBelief::seeing(played.board(), 0.9),
+            Search::READ,
+        )
+        .expect("a move");
         assert_eq!(best.position.board(), played.board());
         assert_eq!(best.moves.len(), 1);
         assert!(margin > 3.0, "margin {margin}");
@@ -478,9 +484,13 @@ mod tests {
     fn a_run_of_plies_made_unseen_is_found_whole() {
         let start = Chess::default();
         let played = after(&["d2d4", "d7d5", "c2c4", "e7e6"]);
-        let best = decide(&start, &reading(played.board(), 0.9), Search::READ)
-            .expect("moves")
-            .best;
+        let best = decide(
+            &start,
+            &BoardBelief::seeing(played.board(), 0.9),
+            Search::READ,
+        )
+        .expect("moves")
+        .best;
         assert_eq!(best.position.board(), played.board());
         assert_eq!(best.moves.len(), 4);
     }
@@ -489,7 +499,7 @@ mod tests {
     fn a_move_whose_arrival_a_hand_hides_is_not_guessed() {
         let start = Chess::default();
         let played = after(&["g1f3"]);
-        let mut belief = reading(played.board(), 0.9);
+        let mut belief = BoardBelief::seeing(played.board(), 0.9);
         belief.hide(Bitboard::from_square(Square::F3) | Bitboard::from_square(Square::H3));
         let (_, margin) = ranked(
             &start,
@@ -507,7 +517,7 @@ mod tests {
     fn moves_missed_beyond_a_run_are_recovered_once_the_next_move_tells_whose_turn_it_was() {
         let missed = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"];
         let pos = after(&missed);
-        let belief = reading(pos.board(), 0.9);
+        let belief = BoardBelief::seeing(pos.board(), 0.9);
         let mut decision = StillDecision::default();
         let start = Chess::default();
         assert!(decision.observe(&start, &belief, 0.0, true).is_none());
@@ -529,7 +539,7 @@ mod tests {
         // White moves on: it was White's turn, the six plies stand.
         decision.reset();
         let on = after(&[&missed[..], &["b5a4"]].concat());
-        let belief = reading(on.board(), 0.9);
+        let belief = BoardBelief::seeing(on.board(), 0.9);
         let (found, how) = loop {
             if let Some(found) = decision.observe(&start, &belief, t, true) {
                 break found;
@@ -549,7 +559,7 @@ mod tests {
         let mut decision = StillDecision::default();
         let start = Chess::default();
         let mut t = 0.0;
-        let belief = reading(missed.board(), 0.9);
+        let belief = BoardBelief::seeing(missed.board(), 0.9);
         while t < 3.0 {
             assert!(decision.observe(&start, &belief, t, true).is_none());
             t += 0.1;
@@ -557,7 +567,7 @@ mod tests {
         assert!(decision.pending(), "both ways followed");
         // The board reads as neither way: the table's own search takes over.
         let d4 = after(&["d2d4"]);
-        let belief = reading(d4.board(), 0.9);
+        let belief = BoardBelief::seeing(d4.board(), 0.9);
         let found = loop {
             if let Some((found, _)) = decision.observe(&start, &belief, t, true) {
                 break found;

@@ -10,13 +10,12 @@
 use shakmaty::{Bitboard, Board, Chess, Color, Position};
 
 use crate::belief::{BoardBelief, differing};
-use crate::decode::RESIDUE_MARGIN;
+use crate::decode::{RESIDUE_MARGIN, Search};
 
 /// Log-likelihood an illegal move costs as an explanation: twice a legal
-/// ply's ([`crate::Search::READ`]), so that a legal move leaving one
-/// square misread still wins, and one leaving a square clearly changed
-/// unexplained does not.
-pub const ILLEGAL_COST: f32 = 4.0;
+/// ply's on a still board, so that a legal move leaving one square misread
+/// still wins, and one leaving a square clearly changed unexplained does not.
+pub const ILLEGAL_COST: f32 = 2.0 * Search::READ.ply_cost;
 
 /// The gain over the table, less [`ILLEGAL_COST`], of the likeliest board
 /// that no legal move reaches and the eyes read on every square it
@@ -28,16 +27,19 @@ pub fn likeliest_gain(from: &Chess, belief: &BoardBelief) -> Option<f32> {
     let mover = from.turn();
     // Only where the picture shows it: squares read otherwise than the
     // table, emptied or taken by the mover.
+    let changed = belief.read_otherwise(table, RESIDUE_MARGIN);
     let read_as = |occupant: Option<Color>| -> Bitboard {
-        belief
-            .read_otherwise(table, RESIDUE_MARGIN)
+        changed
             .into_iter()
             .filter(|&sq| belief.get(sq).is_some_and(|b| b.likeliest().0 == occupant))
             .collect()
     };
     let (emptied, taken_by_mover) = (read_as(None), read_as(Some(mover)));
-    let ours = table.by_color(mover);
-    let theirs = table.by_color(!mover);
+    let origins = emptied & table.by_color(mover);
+    if origins.is_empty() || taken_by_mover.is_empty() {
+        return None;
+    }
+    let removed = (emptied & table.by_color(!mover)).into_iter().map(Some);
     let legal: Vec<Board> = from
         .legal_moves()
         .into_iter()
@@ -47,44 +49,37 @@ pub fn likeliest_gain(from: &Chess, belief: &BoardBelief) -> Option<f32> {
             after.board().clone()
         })
         .collect();
-    let reached_legally = |board: &Board| {
-        legal
-            .iter()
-            .any(|after| differing(after, board) == Bitboard::EMPTY)
-    };
-    let mut best: Option<f32> = None;
-    for origin in emptied & ours {
-        for target in taken_by_mover {
+    let reached_legally =
+        |board: &Board| legal.iter().any(|after| differing(after, board).is_empty());
+    origins
+        .into_iter()
+        .flat_map(|origin| {
+            taken_by_mover
+                .into_iter()
+                .map(move |target| (origin, target))
+        })
+        .flat_map(|(origin, target)| {
+            removed
+                .clone()
+                .chain([None])
+                .map(move |taken| (origin, target, taken))
+        })
+        .filter_map(|(origin, target, taken)| {
             let mut board = table.clone();
-            let Some(piece) = board.remove_piece_at(origin) else {
-                continue;
-            };
+            let piece = board.remove_piece_at(origin)?;
             board.set_piece_at(target, piece);
-            for taken in (emptied & theirs).into_iter().map(Some).chain([None]) {
-                let mut board = board.clone();
-                if let Some(taken) = taken {
-                    board.discard_piece_at(taken);
-                }
-                if reached_legally(&board) {
-                    continue;
-                }
-                let gain = belief.gain(table, &board) - ILLEGAL_COST;
-                best = Some(best.map_or(gain, |b: f32| b.max(gain)));
+            if let Some(taken) = taken {
+                board.discard_piece_at(taken);
             }
-        }
-    }
-    best
+            (!reached_legally(&board)).then(|| belief.gain(table, &board) - ILLEGAL_COST)
+        })
+        .max_by(f32::total_cmp)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use shakmaty::{CastlingMode, Square, fen::Fen};
-
-    /// Every square read clearly as `seen` holds it.
-    fn seeing(seen: &Board) -> BoardBelief {
-        BoardBelief::seeing(seen, 0.94)
-    }
 
     #[test]
     fn a_pawn_taking_a_piece_it_cannot_reach_is_likelier_than_its_step() {
@@ -100,13 +95,13 @@ mod tests {
         let mut taking = step.clone();
         taking.discard_piece_at(Square::E5);
 
-        let belief = seeing(&taking);
+        let belief = BoardBelief::seeing(&taking, 0.94);
         let illegal = likeliest_gain(&pos, &belief).expect("d3 to d4 taking e5");
         let legal = belief.gain(pos.board(), &step) - crate::Search::READ.ply_cost;
         assert!(illegal > legal, "{illegal} against d4's {legal}");
 
         // The step alone, e5 still standing: the legal move explains it all.
-        let belief = seeing(&step);
+        let belief = BoardBelief::seeing(&step, 0.94);
         let legal = belief.gain(pos.board(), &step) - crate::Search::READ.ply_cost;
         assert!(likeliest_gain(&pos, &belief).is_none_or(|g| g < legal));
     }
