@@ -1,0 +1,67 @@
+//! The tracker's tests, fed observations frame by frame, and their
+//! shared helpers.
+
+use super::*;
+use shakmaty::{Bitboard, Board, Chess, Color, Rank, Role, Square};
+
+use crate::squares::{colour_on, squares_in};
+
+mod moves;
+mod promotion;
+mod touches;
+mod unseen;
+
+/// The position a test starts from.
+fn from_fen(fen: &str) -> Chess {
+    fen.parse::<shakmaty::fen::Fen>()
+        .expect("fen")
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("position")
+}
+
+/// What the events of 1. e4 played with nothing else seen are.
+const E4_PLAYED: [Action; 2] = [Action::Lift(Square::E2), Action::Release(Square::E4)];
+
+/// What `events` did, in order.
+fn actions_of(events: &[Event]) -> Vec<Action> {
+    events.iter().map(|e| e.action).collect()
+}
+
+fn bits(squares: &[Square]) -> u64 {
+    squares.iter().fold(0, |b, sq| b | 1 << usize::from(*sq))
+}
+
+fn frame(t: f64, changed: &[Square], still: bool, fingertip: Option<Square>) -> Observation {
+    let change = ChangeSet::exact(bits(changed));
+    Observation {
+        t,
+        changed: change.bits,
+        scores: change.scores,
+        faint: 0.0,
+        occupancy: [None; 64],
+        detected: [None; 64],
+        fingertip,
+        toucher: None,
+        at_clock: false,
+        two_hands: None,
+        covered: 0,
+        promoted: [None; 64],
+        still,
+        motion: [0.0; 64],
+        belief: BoardBelief::unknown(),
+    }
+}
+
+/// Feeds still frames with `changed` until the tracker accepts; returns its events.
+fn settle(tracker: &mut Tracker, t: &mut f64, changed: &[Square]) -> Vec<Event> {
+    let mut events = Vec::new();
+    for _ in 0..8 {
+        *t += 0.05;
+        let step = tracker.push(&frame(*t, changed, true, None));
+        events.extend(step.events);
+        if step.accept != 0 {
+            break;
+        }
+    }
+    events
+}

@@ -1,0 +1,464 @@
+//! Moves read from still changes: single moves, runs, castling, relocations, the clock, hands resting over the board.
+
+use super::*;
+
+#[test]
+fn a_hand_at_the_clock_presses_it_after_the_move_it_ends() {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut events = Vec::new();
+    let mut t = 0.0;
+    let mut push = |changed: &[Square], still: bool, at_clock: bool, t: f64| {
+        let mut obs = frame(t, changed, still, None);
+        obs.at_clock = at_clock;
+        tracker.push(&obs).events
+    };
+    // e2-e4 made, the hand goes to the clock before the board is read…
+    for _ in 0..3 {
+        t += 0.05;
+        events.extend(push(&[Square::E2, Square::E4], false, true, t));
+    }
+    for _ in 0..6 {
+        t += 0.05;
+        events.extend(push(&[Square::E2, Square::E4], true, false, t));
+    }
+    // …then Black's hand at the clock with no move made: no press.
+    for _ in 0..3 {
+        t += 0.05;
+        events.extend(push(&[], true, true, t));
+    }
+    let actions = actions_of(&events);
+    assert_eq!(
+        actions,
+        [
+            Action::Lift(Square::E2),
+            Action::Release(Square::E4),
+            Action::Clock
+        ]
+    );
+    assert!(events.windows(2).all(|w| w[0].t <= w[1].t));
+}
+
+#[test]
+fn a_piece_moved_where_it_may_not_go_and_clocked_is_read_then_put_back() {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut events = Vec::new();
+    let mut t = 0.0;
+    let mut push =
+        |changed: &[Square], still: bool, at_clock: bool, white_on: &[Square], t: f64| {
+            let mut obs = frame(t, changed, still, None);
+            obs.at_clock = at_clock;
+            for sq in white_on {
+                obs.occupancy[usize::from(*sq)] = Some(Color::White);
+            }
+            tracker.push(&obs).events
+        };
+    // Ng1-g3 (no such move), still, then the clock pressed.
+    let moved = [Square::G1, Square::G3];
+    for _ in 0..4 {
+        t += 0.05;
+        events.extend(push(&moved, true, false, &[Square::G3], t));
+    }
+    assert!(
+        events.is_empty(),
+        "no legal move: nothing read without the clock"
+    );
+    t += 0.05;
+    events.extend(push(&moved, false, true, &[Square::G3], t));
+    for _ in 0..4 {
+        t += 0.05;
+        events.extend(push(&moved, true, false, &[Square::G3], t));
+    }
+    // The knight put back on g1: the change from the accepted picture.
+    for _ in 0..4 {
+        t += 0.05;
+        events.extend(push(&moved, true, false, &[Square::G1], t));
+    }
+    let actions = actions_of(&events);
+    assert_eq!(
+        actions,
+        [
+            Action::Lift(Square::G1),
+            Action::Release(Square::G3),
+            Action::Clock,
+            Action::Lift(Square::G3),
+            Action::Release(Square::G1),
+        ]
+    );
+    assert!(events.windows(2).all(|w| w[0].t <= w[1].t));
+}
+
+#[test]
+fn the_reply_moved_where_it_may_not_go_is_the_opponent_s_and_completes_the_move_before() {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut events = Vec::new();
+    let mut t = 0.0;
+    let mut push = |changed: &[Square], still: bool, at_clock: bool, t: f64| {
+        let mut obs = frame(t, changed, still, None);
+        obs.at_clock = at_clock;
+        obs.occupancy[usize::from(Square::E4)] = Some(Color::White);
+        obs.occupancy[usize::from(Square::B6)] = Some(Color::Black);
+        tracker.push(&obs).events
+    };
+    // 1. e4, read (standing on the table until Black replies).
+    for _ in 0..6 {
+        t += 0.05;
+        events.extend(push(&[Square::E2, Square::E4], true, false, t));
+    }
+    // Nb8-b6 (no such move), the clock pressed, the board still.
+    let moved = [Square::B8, Square::B6];
+    t += 0.05;
+    events.extend(push(&moved, false, true, t));
+    for _ in 0..10 {
+        t += 0.05;
+        events.extend(push(&moved, true, false, t));
+    }
+    let actions = actions_of(&events);
+    assert_eq!(
+        actions,
+        [
+            Action::Lift(Square::E2),
+            Action::Release(Square::E4),
+            Action::Lift(Square::B8),
+            Action::Release(Square::B6),
+            Action::Clock,
+        ]
+    );
+    // The record has 1. e4 played: Black was to move.
+    assert_eq!(tracker.position().turn(), Color::Black);
+}
+
+#[test]
+fn a_faint_change_like_a_move_is_one_only_where_the_colours_bear_it_out() {
+    // g1 and f3 changed faintly (an arm's shadow coming in), still.
+    let read = |g1: Option<Color>, f3: Option<Color>| {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut events = Vec::new();
+        for k in 0..8 {
+            let mut obs = frame(
+                0.05 * f64::from(k + 1),
+                &[Square::G1, Square::F3],
+                true,
+                None,
+            );
+            obs.faint = 2.0;
+            obs.occupancy[usize::from(Square::G1)] = g1;
+            obs.occupancy[usize::from(Square::F3)] = f3;
+            events.extend(tracker.push(&obs).events);
+        }
+        events.iter().map(|e| e.action).collect::<Vec<Action>>()
+    };
+    let white = Some(Color::White);
+    // The knight still read on g1, f3 empty: a shadow, no move.
+    assert_eq!(read(white, None), []);
+    // A sleeve read on f3, the knight still on g1: no move either.
+    assert_eq!(read(white, white), []);
+    // g1 read empty and a white piece on f3: Ng1-f3.
+    assert_eq!(
+        read(None, white),
+        [Action::Lift(Square::G1), Action::Release(Square::F3)]
+    );
+}
+
+#[test]
+fn a_hand_resting_over_the_changed_squares_holds_the_move_until_it_leaves() {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut t = 0.0;
+    // e2-e4 made, the picture still, the hand resting over e4.
+    for _ in 0..10 {
+        t += 0.05;
+        let mut obs = frame(t, &[Square::E2, Square::E4], true, None);
+        obs.covered = 1 << usize::from(Square::E4) | 1 << usize::from(Square::E3);
+        assert!(
+            tracker.push(&obs).events.is_empty(),
+            "read under the hand at {t}"
+        );
+    }
+    // The hand gone: read.
+    let mut events = Vec::new();
+    for _ in 0..6 {
+        t += 0.05;
+        events.extend(
+            tracker
+                .push(&frame(t, &[Square::E2, Square::E4], true, None))
+                .events,
+        );
+    }
+    assert_eq!(actions_of(&events), E4_PLAYED);
+}
+
+#[test]
+fn a_brief_change_or_a_resting_hand_makes_no_move() {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut events = Vec::new();
+    // Two still frames with e2 and e4 changed, then gone.
+    for k in 0..2 {
+        events.extend(
+            tracker
+                .push(&frame(
+                    0.05 * f64::from(k),
+                    &[Square::E2, Square::E4],
+                    true,
+                    None,
+                ))
+                .events,
+        );
+    }
+    // A hand resting still over d2, d3 and d4: no legal move changes those.
+    for k in 0..10 {
+        events.extend(
+            tracker
+                .push(&frame(
+                    0.2 + 0.05 * f64::from(k),
+                    &[Square::D2, Square::D3, Square::D4],
+                    true,
+                    None,
+                ))
+                .events,
+        );
+    }
+    assert!(events.is_empty(), "{events:?}");
+}
+
+#[test]
+fn moves_made_without_a_pause_are_untangled_in_the_order_seen() {
+    let start = Chess::default();
+    let mut after = start.clone();
+    let mut first_changed = [None; 64];
+    for (k, uci) in ["e2e4", "e7e5", "d1h5", "b8c6"].into_iter().enumerate() {
+        let m = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .expect("uci")
+            .to_move(&after)
+            .expect("legal");
+        for sq in [m.from().expect("from"), m.to()] {
+            first_changed[usize::from(sq)].get_or_insert(k as f64);
+        }
+        after.play_unchecked(m);
+    }
+    let changed = board_difference(start.board(), after.board());
+    let moves = explain_sequence(
+        &start,
+        &ChangeSet::exact(changed),
+        &first_changed,
+        &[None; 64],
+    )
+    .expect("explained");
+    let ucis: Vec<String> = moves
+        .iter()
+        .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+        .collect();
+    assert_eq!(ucis, ["e2e4", "e7e5", "d1h5", "b8c6"]);
+}
+
+#[test]
+fn castling_begun_with_the_rook_is_told_as_it_happened() {
+    let start = from_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+    let mut tracker = Tracker::new(start.clone());
+    let mut t = 0.0;
+    let mut events = settle(&mut tracker, &mut t, &[Square::H1, Square::F1]);
+    events.extend(settle(&mut tracker, &mut t, &[Square::E1, Square::G1]));
+    let actions = actions_of(&events);
+    assert_eq!(
+        actions,
+        [
+            Action::Lift(Square::H1),
+            Action::Release(Square::F1),
+            Action::Lift(Square::E1),
+            Action::Release(Square::G1)
+        ]
+    );
+    let mut referee = referee_rules::Referee::new(start, referee_rules::pgn::Tags::default());
+    for event in &events {
+        referee.apply(event).expect("consistent");
+    }
+    referee.finish();
+    let verdict = referee.verdict();
+    assert_eq!(verdict.moves[0].san, "O-O");
+    assert_eq!(verdict.incidents[0].article, "4.4b");
+}
+
+#[test]
+fn the_reply_is_preferred_to_the_mover_going_on() {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut t = 0.0;
+    let first = settle(&mut tracker, &mut t, &[Square::E2, Square::E4]);
+    assert_eq!(first.len(), 2);
+    // e7 and e5 change next: Black's reply, not White's pawn going on.
+    let reply = settle(&mut tracker, &mut t, &[Square::E7, Square::E5]);
+    let actions: Vec<Action> = reply.iter().map(|e| e.action).collect();
+    assert_eq!(
+        actions,
+        [Action::Lift(Square::E7), Action::Release(Square::E5)]
+    );
+    assert_eq!(
+        tracker.position().turn(),
+        shakmaty::Color::Black,
+        "e4 completed, e5 stands"
+    );
+}
+
+#[test]
+fn a_run_is_read_only_when_the_colours_bear_it_out() {
+    let run = [Square::E2, Square::E4, Square::E7, Square::E5];
+    let still = |occupancy: [Option<Color>; 64]| {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut moves = 0;
+        for k in 0..12 {
+            let mut obs = frame(0.05 * f64::from(k), &run, true, None);
+            obs.occupancy = occupancy;
+            moves += tracker.push(&obs).events.len();
+        }
+        moves
+    };
+    let mut seen: [Option<Color>; 64] = [None; 64];
+    for (sq, piece) in Chess::default().board().iter() {
+        seen[usize::from(sq)] = Some(piece.color);
+    }
+    seen[usize::from(Square::E2)] = None;
+    seen[usize::from(Square::E7)] = None;
+    seen[usize::from(Square::E4)] = Some(Color::White);
+    seen[usize::from(Square::E5)] = Some(Color::Black);
+    assert_eq!(still(seen), 4, "e4 e5: two lifts, two releases");
+    // An arm lying there: e5 reads as White's, not the pawn Black would have put.
+    seen[usize::from(Square::E5)] = Some(Color::White);
+    assert_eq!(still(seen), 0);
+}
+
+#[test]
+fn castling_changes_four_squares_and_en_passant_three() {
+    let pos = from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1");
+    let exact = |squares: &[Square]| ChangeSet::exact(bits(squares));
+    let castle = explain(
+        &pos,
+        &exact(&[Square::E1, Square::F1, Square::G1, Square::H1]),
+    )
+    .expect("O-O");
+    assert!(castle.is_castle());
+    let ep = explain(&pos, &exact(&[Square::E5, Square::D6, Square::D5])).expect("exd6");
+    assert!(ep.is_en_passant());
+    assert!(
+        explain(&pos, &exact(&[Square::E1, Square::G1])).is_none(),
+        "half a castling is no move"
+    );
+    // A weak change beside the strong ones (a shadow) does not hide the move.
+    let mut shadowed = exact(&[Square::E1, Square::F1, Square::G1, Square::H1, Square::F2]);
+    shadowed.scores[usize::from(Square::F2)] = 0.3;
+    assert!(explain(&pos, &shadowed).is_some_and(|m| m.is_castle()));
+}
+
+/// e2-e4 standing still while every other frame moves, the motion
+/// changing `elsewhere` too; the events the tracker gives.
+fn e4_with_motion_at(elsewhere: Square) -> Vec<Event> {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut events = Vec::new();
+    for k in 0..6 {
+        let t = 0.1 * f64::from(k);
+        let moving = k % 2 == 1;
+        let squares: &[Square] = if moving {
+            &[Square::E2, Square::E4, elsewhere]
+        } else {
+            &[Square::E2, Square::E4]
+        };
+        events.extend(tracker.push(&frame(t, squares, !moving, None)).events);
+    }
+    events
+}
+
+#[test]
+fn a_hand_at_the_clock_does_not_hold_up_a_move() {
+    // The other hand crosses the board's far corner to the clock.
+    assert_eq!(e4_with_motion_at(Square::H8).len(), 2);
+    // The motion beside the move's squares: a hand still there.
+    assert!(e4_with_motion_at(Square::E5).is_empty());
+}
+
+#[test]
+fn a_move_read_with_the_hand_still_over_it_is_looked_at_again() {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut t = 0.0;
+    assert_eq!(
+        settle(&mut tracker, &mut t, &[Square::E2, Square::E4]).len(),
+        2
+    );
+    // The picture of e4 was taken with the hand there: e4 still differs,
+    // though it shows White's pawn as the table says; d7 differs too.
+    let mut seen: [Option<Color>; 64] = [None; 64];
+    seen[usize::from(Square::E4)] = Some(Color::White);
+    seen[usize::from(Square::D7)] = Some(Color::Black);
+    let mut accepted = 0;
+    for _ in 0..10 {
+        t += 0.05;
+        let mut obs = frame(t, &[Square::E4, Square::D7], true, None);
+        obs.occupancy = seen;
+        accepted |= tracker.push(&obs).accept;
+    }
+    assert_eq!(accepted, bits(&[Square::E4]), "e4 taken again, d7 left");
+}
+
+/// A hand gripping the e2 pawn, still a moment and unseen, changing e2
+/// and e3 strongly: the colours read the pawn on e2 and `e3_colour` on
+/// e3, the detector the pawn on e2 and nothing sure on e3. Then e4
+/// played, the hand gone. The actions.
+fn e2_gripped_then_e4(e3_colour: Option<Color>) -> Vec<Action> {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut events = Vec::new();
+    for k in 0..10 {
+        let mut obs = frame(0.05 * f64::from(k), &[Square::E2, Square::E3], true, None);
+        obs.occupancy[usize::from(Square::E2)] = Some(Color::White);
+        obs.occupancy[usize::from(Square::E3)] = e3_colour;
+        obs.detected[usize::from(Square::E2)] = Some(Some(Color::White));
+        events.extend(tracker.push(&obs).events);
+    }
+    let mut t = 0.5;
+    let mut obs = frame(t, &[Square::E2, Square::E4], true, None);
+    obs.occupancy[usize::from(Square::E4)] = Some(Color::White);
+    for _ in 0..8 {
+        t += 0.05;
+        obs.t = t;
+        events.extend(tracker.push(&obs).events);
+    }
+    actions_of(&events)
+}
+
+#[test]
+fn a_hand_gripping_a_piece_still_a_moment_is_no_move() {
+    // Both pairs of eyes read the pawn where it stood.
+    assert_eq!(e2_gripped_then_e4(None), E4_PLAYED);
+    // The hand's skin over e3 reads as a white piece to the colours;
+    // the detector, sure of e2, still reads the pawn there.
+    assert_eq!(e2_gripped_then_e4(Some(Color::White)), E4_PLAYED);
+}
+
+#[test]
+fn a_square_flickering_faintly_does_not_hold_up_a_move() {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut events = Vec::new();
+    // e2-e4 still, d3 beside it flickering faintly every other frame.
+    for k in 0..8 {
+        let t = 0.05 * f64::from(k + 1);
+        let flicker: &[Square] = if k % 2 == 0 { &[] } else { &[Square::D3] };
+        let changed = [&[Square::E2, Square::E4][..], flicker].concat();
+        let mut obs = frame(t, &changed, true, None);
+        obs.faint = 0.2;
+        obs.scores[usize::from(Square::D3)] = 0.1;
+        obs.occupancy[usize::from(Square::E4)] = Some(Color::White);
+        events.extend(tracker.push(&obs).events);
+    }
+    assert_eq!(actions_of(&events), E4_PLAYED);
+}
+
+#[test]
+fn a_faint_residue_beside_a_faint_move_does_not_hide_it() {
+    // A white pawn set on a light square changes it little; the square a
+    // piece was set down on a little off still shows a residue.
+    let mut change = ChangeSet::exact(bits(&[Square::E2, Square::E4, Square::D7]));
+    change.faint = 20.0;
+    change.scores[usize::from(Square::E2)] = 37.0;
+    change.scores[usize::from(Square::E4)] = 25.0;
+    change.scores[usize::from(Square::D7)] = 14.0;
+    let m = explain(&Chess::default(), &change).expect("e4");
+    assert_eq!(m.to(), Square::E4);
+    // A hand beside it is no residue.
+    change.scores[usize::from(Square::D7)] = 45.0;
+    assert!(explain(&Chess::default(), &change).is_none());
+}

@@ -1,0 +1,303 @@
+//! Touches: a fingertip dwelling on a piece, held until what the hand did
+//! is read, then reported in order with the move it belongs to; a piece
+//! found shifted as an adjustment; the mover's hand letting go; two hands.
+
+use referee_rules::{Action, Event};
+use shakmaty::{Color, Position, Square};
+
+use crate::squares::{around, squares_in, squares_where};
+use crate::{Observation, Tracker, streak};
+
+/// Frames a fingertip must rest on one square to count as a deliberate touch.
+pub const DWELL_FRAMES: u32 = 3;
+
+/// A fingertip rests on its square in a frame where at most this share of
+/// the square's picture (percent of its pixels) changed since the frame
+/// before: a hand passing over moves there, a hand touching stops.
+pub const REST_MOTION: f32 = 1.0;
+
+/// Frames a fingertip must rest (see [`REST_MOTION`]) on a piece for its
+/// touch to accuse the player (the piece neither moved nor taken after
+/// it, nor shifted by it): the detector reads a fingertip on a piece the
+/// hand only passes over on about half of such frames, and a hand passing
+/// seldom stops…
+pub const ACCUSING_REST_FRAMES: u32 = 2;
+
+/// …resting at least this long (seconds), whatever the frame rate: each
+/// resting frame counts the time since the frame before, over which its
+/// square stood still (two frames at 10 a second, three at 20, five at 30).
+pub const ACCUSING_REST_SECONDS: f64 = 0.15;
+
+/// A touch beside a piece that begins to move within this long after it
+/// (seconds) is the hand reaching for that piece, the fingertip seen one
+/// square off (the detector puts a fingertip on its square 89% of the
+/// time, and 31 of its 44 wrong squares on the held-out set are neighbours:
+/// `scripts/train_detector evaluate`).
+pub const REACH_SECONDS: f64 = 0.5;
+
+/// A touch seen and not yet reported.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HeldTouch {
+    t: f64,
+    square: Square,
+    /// Whose hand, when the eyes could tell.
+    by: Option<Color>,
+    /// The piece was shifted within its square (its picture changed, its
+    /// colour did not): an adjustment, not a bare touch.
+    shifted: bool,
+    /// How long the fingertip rested there, its square's picture all but
+    /// unchanged from the frame before.
+    rested: Rest,
+}
+
+/// How long a fingertip rested on its square in one dwell: the frames on
+/// which the square's picture stood still, and the time they span.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Rest {
+    frames: u32,
+    seconds: f64,
+}
+
+impl Rest {
+    /// This rest and one more frame, still since the frame `interval`
+    /// seconds before it.
+    fn and(self, interval: f64) -> Self {
+        Self {
+            frames: self.frames + 1,
+            seconds: self.seconds + interval,
+        }
+    }
+
+    /// The longer of two rests.
+    fn longer(self, other: Self) -> Self {
+        if (other.seconds, other.frames) > (self.seconds, self.frames) {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// Long enough for a touch to accuse the player
+    /// ([`ACCUSING_REST_FRAMES`], [`ACCUSING_REST_SECONDS`]).
+    fn accuses(self) -> bool {
+        // A thousandth of a second spares the sum of intervals its rounding.
+        self.frames >= ACCUSING_REST_FRAMES && self.seconds >= ACCUSING_REST_SECONDS - 1e-3
+    }
+}
+
+impl Tracker {
+    /// The pieces among the `accepted` squares that the fingertip was on
+    /// within [`REACH_SECONDS`] of now, and their side (the mover's): the
+    /// hand that set them down, still letting go as the move is read, the
+    /// fingertip maybe read one frame on a neighbour meanwhile.
+    pub(crate) fn hand_on_move(&self, accepted: u64) -> Option<(Color, u64)> {
+        let now = self.last_frame?;
+        let on = squares_where(accepted, |sq| {
+            self.table.piece_at(sq).is_some()
+                && self.tip_last_seen[usize::from(sq)].is_some_and(|t| now - t <= REACH_SECONDS)
+        });
+        let mover = self.table.piece_at(squares_in(on).next()?)?.color;
+        let mover_only = squares_in(on).all(|sq| self.table.color_at(sq) == Some(mover));
+        mover_only.then_some((mover, on))
+    }
+
+    /// Whether this frame's fingertip is the mover's hand still letting go
+    /// of the move just read ([`Self::hand_on_move`]); once the fingertip is
+    /// gone, or away from those pieces and their neighbours, or seen to be
+    /// the other side's hand, it no longer is.
+    pub(crate) fn follow_letting_go(&mut self, obs: &Observation) -> bool {
+        let Some((mover, squares)) = self.letting_go else {
+            return false;
+        };
+        let near = squares | around(squares);
+        let staying = obs
+            .fingertip
+            .filter(|tip| near & (1 << usize::from(*tip)) != 0 && obs.toucher != Some(!mover));
+        let Some(tip) = staying else {
+            self.letting_go = None;
+            return false;
+        };
+        squares & (1 << usize::from(tip)) != 0
+    }
+
+    /// The side that has gripped pieces with both hands for
+    /// [`DWELL_FRAMES`] frames, once a turn.
+    pub(crate) fn follow_two_hands(&mut self, obs: &Observation) -> Option<Color> {
+        self.two_hands = streak(self.two_hands, obs.two_hands);
+        let (side, frames) = self.two_hands?;
+        (frames == DWELL_FRAMES && !self.two_handed.contains(&side)).then(|| {
+            self.two_handed.push(side);
+            side
+        })
+    }
+
+    /// The pieces on `shifted` (one bit per `Square` index) stand shifted
+    /// in their squares: a touch held there was an adjustment, and a
+    /// fingertip glimpsed there was a touch that shifted it. A piece
+    /// shifted with no fingertip seen on it (a sleeve, a fingertip the eyes
+    /// missed) is only taken as it now stands: no touch is made up.
+    pub(crate) fn mark_shifted(&mut self, shifted: u64) {
+        let on = |sq: Square| shifted & (1 << usize::from(sq)) != 0;
+        for glimpse in &self.glimpsed {
+            if on(glimpse.square) && !self.touched.contains(&glimpse.square) {
+                self.touched.push(glimpse.square);
+                self.held.push(*glimpse);
+            }
+        }
+        self.held.sort_by(|a, b| a.t.total_cmp(&b.t));
+        for touch in &mut self.held {
+            touch.shifted |= on(touch.square);
+        }
+        for sq in squares_in(shifted).filter(|sq| !self.touched.contains(sq)) {
+            tracing::debug!(%sq, "a piece shifted in its square, no fingertip seen on it");
+        }
+    }
+
+    /// A fingertip resting on a piece for [`DWELL_FRAMES`] is a deliberate
+    /// touch (held until the hand's doing is read); passing over is not.
+    pub(crate) fn follow_fingertip(&mut self, obs: &Observation) {
+        let interval = self
+            .last_frame
+            .replace(obs.t)
+            .map_or(0.0, |before| (obs.t - before).max(0.0));
+        if let Some(tip) = obs.fingertip {
+            self.tip_last_seen[usize::from(tip)] = Some(obs.t);
+        }
+        let letting_go = self.follow_letting_go(obs);
+        self.dwell = streak(self.dwell, obs.fingertip);
+        let Some((tip, frames)) = self.dwell else {
+            return;
+        };
+        if frames == 1 {
+            self.rested = Rest::default();
+        }
+        if obs.motion[usize::from(tip)] <= REST_MOTION {
+            self.rested = self.rested.and(interval);
+        }
+        if let Some(touch) = self.held.iter_mut().rev().find(|h| h.square == tip) {
+            touch.rested = touch.rested.longer(self.rested);
+        }
+        let occupied = self.pos.board().piece_at(tip).is_some() && !letting_go;
+        if frames == 1 && occupied && !self.glimpsed.iter().any(|g| g.square == tip) {
+            self.glimpsed.push(HeldTouch {
+                t: obs.t,
+                square: tip,
+                by: obs.toucher,
+                shifted: false,
+                rested: self.rested,
+            });
+        }
+        if frames == DWELL_FRAMES && occupied && !self.touched.contains(&tip) {
+            self.touched.push(tip);
+            self.held.push(HeldTouch {
+                t: obs.t,
+                square: tip,
+                by: obs.toucher,
+                shifted: false,
+                rested: self.rested,
+            });
+        }
+    }
+
+    /// Reports the touches held, each before the move of the run just
+    /// read that it belongs to, then that move's `actions` at the moments
+    /// they were made, read at `t` ([`Moments::stamp`]; no move:
+    /// the hand left without one, the touches stand alone). A touch belongs
+    /// to the first move still to come that lifts its square, or, touching
+    /// a piece no move lifts, to the move under way (the next one its side
+    /// makes, when the eyes tell whose hand it was). A touch made once
+    /// another piece of its move had begun to move is left out: it is part
+    /// of making the move (the rook after the king in castling, the piece
+    /// being captured) or the carried piece passing over another, and the
+    /// first piece touched, which Article 4.3 is about, came before. So is
+    /// one on a neighbour of a piece that begins to move at once after it
+    /// ([`REACH_SECONDS`]): the fingertip seen one square off.
+    pub(crate) fn report_held(
+        &mut self,
+        events: &mut Vec<Event>,
+        moves: &[(Color, Vec<Action>)],
+        t: f64,
+    ) {
+        let lifted: Vec<Vec<Square>> = moves
+            .iter()
+            .map(|(_, actions)| {
+                actions
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Lift(sq) => Some(*sq),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut belongs = vec![Vec::new(); moves.len().max(1)];
+        let mut under_way = 0;
+        for touch in std::mem::take(&mut self.held) {
+            let lifts = (under_way..moves.len()).find(|&k| lifted[k].contains(&touch.square));
+            let by_side = touch
+                .by
+                .and_then(|side| (under_way..moves.len()).find(|&k| moves[k].0 == side));
+            under_way = lifts.or(by_side).unwrap_or(under_way);
+            belongs[under_way].push(touch);
+        }
+        let first_changed = self.first_changed;
+        let touched: Vec<Option<f64>> = belongs
+            .iter()
+            .map(|touches| touches.iter().map(|touch| touch.t).reduce(f64::min))
+            .collect();
+        let stamps = self.moments.stamp(moves, &touched, t);
+        for (k, touches) in belongs.into_iter().enumerate() {
+            let lifted = lifted.get(k).map_or(&[][..], Vec::as_slice);
+            // Another piece of the move began to move before the touch, or
+            // a neighbour of the touched square at once after it (the
+            // fingertip seen one square off the piece it reached for).
+            let under_way_before = |sq: Square, t: f64| {
+                lifted.iter().any(|&other| {
+                    let reach = if sq.distance(other) == 1 {
+                        REACH_SECONDS
+                    } else {
+                        0.0
+                    };
+                    other != sq
+                        && first_changed[usize::from(other)].is_some_and(|began| began < t + reach)
+                })
+            };
+            // The move lifts or takes the touched piece: the touch accuses
+            // no one, and a hand grasping a piece seldom stops on it.
+            let handled = |sq: Square| {
+                moves.get(k).is_some_and(|(_, actions)| {
+                    actions.contains(&Action::Lift(sq)) || actions.contains(&Action::Capture(sq))
+                })
+            };
+            for touch in touches {
+                if under_way_before(touch.square, touch.t) {
+                    tracing::trace!(t = touch.t, sq = %touch.square, "a touch in the course of the move");
+                    continue;
+                }
+                if !handled(touch.square) && !touch.shifted && !touch.rested.accuses() {
+                    tracing::debug!(t = touch.t, sq = %touch.square, rested = ?touch.rested, "a fingertip passing over a piece, not resting on it");
+                    continue;
+                }
+                let action = if touch.shifted {
+                    Action::Adjust(touch.square)
+                } else {
+                    Action::Touch(touch.square)
+                };
+                let event = Event::new(touch.t, action);
+                self.record(
+                    events,
+                    match touch.by {
+                        Some(side) => event.by(side),
+                        None => event,
+                    },
+                );
+            }
+            let actions = moves
+                .get(k)
+                .map_or(&[][..], |(_, actions)| actions.as_slice());
+            for (action, at) in actions.iter().zip(stamps.get(k).into_iter().flatten()) {
+                self.emit(events, *at, *action);
+            }
+        }
+    }
+}
