@@ -15,7 +15,8 @@ use referee_rules::{Action, Event, MoveRecord, Referee, Verdict};
 use shakmaty::{Color, Move, Position, Square};
 
 use crate::ScenarioError;
-use crate::scenario::{Command, Scenario};
+use crate::pieces;
+use crate::scenario::{Command, HOVER_CLEARANCE, Hover, Scenario};
 
 /// What one hand does over a span of time (for the renderer).
 #[derive(Debug, Clone, PartialEq)]
@@ -27,7 +28,13 @@ pub struct Gesture {
     pub kind: &'static str,
     /// The squares the hand visits, in order.
     pub squares: Vec<Square>,
+    /// A hover's height over the board, in squares (`None`: the usual).
+    pub height: Option<f64>,
 }
+
+/// A hover over several squares takes this much longer for each square
+/// after the first (seconds).
+const HOVER_STEP_SECONDS: f64 = 0.4;
 
 /// A scenario played out.
 #[derive(Debug, Clone)]
@@ -104,6 +111,7 @@ impl Stage {
     fn play(&mut self, command: &Command, by: Option<Color>, side: Color) -> Result<(), String> {
         let start = self.t;
         let mut squares = Vec::new();
+        let mut height = None;
         let kind = match command {
             Command::Move(uci) | Command::TwoHands(uci) => {
                 let m = uci.to_move(self.referee.position()).map_err(|_| {
@@ -138,10 +146,18 @@ impl Stage {
                 self.emit(Action::Release(*sq), by)?;
                 "add"
             }
-            Command::Hover(sq) => {
+            Command::Hover(hover) => {
                 // The hand passes over without contact: time passes, no event.
-                self.pause(0.5, 1.5);
-                squares.push(*sq);
+                self.clears(hover)?;
+                match hover.seconds {
+                    Some(seconds) => self.t += seconds,
+                    None => {
+                        self.pause(0.5, 1.5);
+                        self.t += HOVER_STEP_SECONDS * (hover.squares.len() - 1) as f64;
+                    }
+                }
+                squares.extend(&hover.squares);
+                height = hover.height;
                 "hover"
             }
             Command::DeclareAdjust => {
@@ -159,7 +175,27 @@ impl Stage {
             side,
             kind,
             squares,
+            height,
         });
+        Ok(())
+    }
+
+    /// A hover passes over the head of every piece on its squares.
+    fn clears(&self, hover: &Hover) -> Result<(), String> {
+        let Some(height) = hover.height else {
+            return Ok(());
+        };
+        let board = self.referee.position().board();
+        for &sq in &hover.squares {
+            if let Some(piece) = board.piece_at(sq) {
+                let head = pieces::height(piece.role);
+                if height < head + HOVER_CLEARANCE {
+                    return Err(format!(
+                        "hover at height {height} would touch the piece on {sq} (its head at {head}; pass at least {HOVER_CLEARANCE} over it)"
+                    ));
+                }
+            }
+        }
         Ok(())
     }
 
@@ -299,6 +335,31 @@ start fen xyz
         )
         .expect_err("no position");
         assert_eq!(err.line, 2, "{err}");
+    }
+
+    #[test]
+    fn a_hover_passes_its_squares_in_turn_and_never_lower_than_a_head() {
+        let played = choreograph(
+            &Scenario::parse("hover e2 d2 c2 height=1.2 seconds=1.5\nmove e2e4\n").expect("parses"),
+        )
+        .expect("plays");
+        let hover = &played.gestures[0];
+        assert_eq!(
+            (hover.kind, hover.squares.as_slice(), hover.height),
+            (
+                "hover",
+                &[Square::E2, Square::D2, Square::C2][..],
+                Some(1.2)
+            )
+        );
+        assert!((hover.end - hover.start - 1.5).abs() < 1e-9);
+        assert!(
+            played.events.iter().all(|e| e.t >= hover.end),
+            "a hover makes no event"
+        );
+        let err = choreograph(&Scenario::parse("hover d2 d1 height=1.2\n").expect("parses"))
+            .expect_err("the queen's head is at 1.45");
+        assert!(err.message.contains("would touch the piece on d1"), "{err}");
     }
 
     #[test]

@@ -26,4 +26,4 @@ pub use choreography::{Choreography, choreograph};
 pub use error::ScenarioError;
 pub use output::{RenderError, Rendered, render, render_file, stage, start_position};
 pub use render::Renderer;
-pub use scenario::{Camera, Command, Scenario, Step};
+pub use scenario::{Camera, Command, Hover, Scenario, Step};

@@ -423,10 +423,18 @@ fn hand_track(gestures: &[Gesture], events: &[Event], start: &Board) -> Vec<Keyf
             let mid = (gesture.start + gesture.end) / 2.0;
             points.push((mid, CLOCK));
         } else if gesture.kind == "hover" {
-            let mid = (gesture.start + gesture.end) / 2.0;
-            for sq in &gesture.squares {
+            // Over each square in turn, across the middle of the gesture.
+            let height = gesture.height.unwrap_or(HOVER_HEIGHT);
+            let span = gesture.end - gesture.start;
+            let passes = gesture.squares.len();
+            for (k, sq) in gesture.squares.iter().enumerate() {
+                let share = if passes == 1 {
+                    0.5
+                } else {
+                    0.25 + 0.5 * k as f64 / (passes - 1) as f64
+                };
                 let c = centre(*sq);
-                points.push((mid, [c[0], c[1], HOVER_HEIGHT]));
+                points.push((gesture.start + share * span, [c[0], c[1], height]));
             }
         }
         while replayed < events.len() && events[replayed].t <= gesture.end {

@@ -61,8 +61,8 @@ pub enum Command {
     /// The side that just moved presses its clock.
     Clock,
     Touch(Square),
-    /// The hand passes over the square without contact.
-    Hover(Square),
+    /// The hand passes over the squares in turn without contact.
+    Hover(Hover),
     Adjust(Square),
     DeclareAdjust,
     Lift(Square),
@@ -74,6 +74,27 @@ pub enum Command {
     /// The move made with two hands.
     TwoHands(UciMove),
 }
+
+/// A hand passing over pieces without touching them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hover {
+    /// The squares it passes over, in order (at least one).
+    pub squares: Vec<Square>,
+    /// Height of the fingertip over the board, in squares (`None`: the
+    /// renderer's usual height, well above the tallest piece).
+    pub height: Option<f64>,
+    /// How long the pass takes, seconds (`None`: half a second to a second
+    /// and a half, and 0.4 s more for each square after the first).
+    pub seconds: Option<f64>,
+}
+
+/// Lowest a hover may be asked to pass (squares over the board); the
+/// choreography also keeps it [`HOVER_CLEARANCE`] over the head of every
+/// piece on the squares it passes.
+pub const HOVER_LOWEST: f64 = 0.9;
+
+/// How far a hover's fingertip stays over the head of a piece it passes (squares).
+pub const HOVER_CLEARANCE: f64 = 0.2;
 
 /// A command with the line it came from and whose hand does it.
 #[derive(Debug, Clone, PartialEq)]
@@ -257,7 +278,7 @@ fn parse_command(words: &[&str]) -> Result<Command, String> {
         "two-hands" => expect_len(2, Command::TwoHands(uci(1)?)),
         "clock" => expect_len(1, Command::Clock),
         "touch" => expect_len(2, Command::Touch(square(1)?)),
-        "hover" => expect_len(2, Command::Hover(square(1)?)),
+        "hover" => parse_hover(&words[1..]).map(Command::Hover),
         "adjust" => expect_len(2, Command::Adjust(square(1)?)),
         "lift" => expect_len(2, Command::Lift(square(1)?)),
         "release" => expect_len(2, Command::Release(square(1)?)),
@@ -288,6 +309,43 @@ fn parse_command(words: &[&str]) -> Result<Command, String> {
     }
 }
 
+/// `hover <sq> [<sq>…] [height=H] [seconds=S]`.
+fn parse_hover(words: &[&str]) -> Result<Hover, String> {
+    let mut hover = Hover {
+        squares: Vec::new(),
+        height: None,
+        seconds: None,
+    };
+    for word in words {
+        let number = |value: &str, range: std::ops::RangeInclusive<f64>| {
+            value
+                .parse::<f64>()
+                .ok()
+                .filter(|v| range.contains(v))
+                .ok_or_else(|| {
+                    format!(
+                        "`{word}`: needs a number from {} to {}",
+                        range.start(),
+                        range.end()
+                    )
+                })
+        };
+        match word.split_once('=') {
+            Some(("height", value)) => hover.height = Some(number(value, HOVER_LOWEST..=6.0)?),
+            Some(("seconds", value)) => hover.seconds = Some(number(value, 0.2..=10.0)?),
+            Some((key, _)) => return Err(format!("`hover` has no `{key}` (height, seconds)")),
+            None => hover.squares.push(
+                word.parse()
+                    .map_err(|_| format!("`{word}` is not a square a1..h8"))?,
+            ),
+        }
+    }
+    if hover.squares.is_empty() {
+        return Err("`hover` needs a square".into());
+    }
+    Ok(hover)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,6 +367,37 @@ mod tests {
         assert_eq!(scenario.steps.len(), 5);
         assert_eq!(scenario.steps[2].command, Command::Touch(Square::G8));
         assert_eq!(scenario.steps[3].line, 7);
+    }
+
+    #[test]
+    fn a_hover_names_its_squares_then_its_height_and_length() {
+        let scenario =
+            Scenario::parse("hover e7\nhover e7 d7 height=2.5 seconds=2\n").expect("parses");
+        let hovers: Vec<&Command> = scenario.steps.iter().map(|s| &s.command).collect();
+        assert_eq!(
+            hovers,
+            [
+                &Command::Hover(Hover {
+                    squares: vec![Square::E7],
+                    height: None,
+                    seconds: None
+                }),
+                &Command::Hover(Hover {
+                    squares: vec![Square::E7, Square::D7],
+                    height: Some(2.5),
+                    seconds: Some(2.0)
+                }),
+            ]
+        );
+        for (line, says) in [
+            ("hover", "needs a square"),
+            ("hover e7 height=0.2", "from 0.9 to 6"),
+            ("hover e7 speed=2", "no `speed`"),
+            ("hover e9", "not a square"),
+        ] {
+            let err = Scenario::parse(line).expect_err(line);
+            assert!(err.to_string().contains(says), "{line}: {err}");
+        }
     }
 
     #[test]
