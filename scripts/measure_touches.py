@@ -96,7 +96,7 @@ def game(seed):
 
 
 def run(referee, *args):
-    out = subprocess.run([str(referee), *map(str, args)], capture_output=True, text=True)
+    out = subprocess.run([str(referee), *map(str, args)], capture_output=True, text=True, cwd=ROOT)
     if out.returncode != 0:
         raise RuntimeError(f"referee {' '.join(map(str, args))}: {out.stderr.strip()}")
     return out.stdout
@@ -136,10 +136,15 @@ def judge(seed, referee, folder):
     scenario = folder / f"touches_{seed:05}.scn"
     scenario.write_text(text)
     out = folder / f"touches_{seed:05}"
-    run(referee, "synth", scenario, "--out", out)
+    if not (out / "truth.json").exists() or (out / "scenario.scn").read_text() != text:
+        run(referee, "synth", scenario, "--out", out)
+        (out / "scenario.scn").write_text(text)
     truth = json.loads((out / "truth.json").read_text())
     corners = ",".join(f"{v:.2f}" for p in truth["frames"][0]["corners"] for v in p)
     verdict = json.loads(run(referee, "replay", out / "video.avi", "--json", "--corners", corners))
+    (out / "verdict.json").write_text(json.dumps(verdict))
+    if not verdict["stats"]["models_share"]["detector"]:
+        raise RuntimeError(f"seed {seed}: the detector never looked (no touch can be seen): run scripts/setup")
     want, got = touches_of(truth), touches_of(verdict)
     for touch, plan in zip(want, planned):
         touch["kind"] = plan["kind"]
@@ -159,18 +164,13 @@ def judge(seed, referee, folder):
     spans = turns(truth)
     moved = [(e["t"], e["square"]) for e in truth["events"] if e["type"] in ("lift", "capture")]
     false = [g for j, g in enumerate(got) if j not in matched.values()]
-    accused = sum(
-        any(
-            g["square"] in hover["squares"] and spans[hover["ply"]][0] <= g["t"] <= spans[hover["ply"]][1] + TOLERANCE
-            for g in false
-        )
-        for hover in hovers
+    in_turn = lambda g, hover: (  # noqa: E731
+        g["square"] in hover["squares"] and spans[hover["ply"]][0] <= g["t"] <= spans[hover["ply"]][1] + TOLERANCE
     )
+    accused = [(hover["line"], [(g["square"], g["t"]) for g in false if in_turn(g, hover)]) for hover in hovers]
+    accused = [a for a in accused if a[1]]
     grasps = [g for g in false if any(sq == g["square"] and -TOLERANCE <= t - g["t"] <= 2.0 for t, sq in moved)]
-    in_hovers = [
-        g for g in false
-        if any(g["square"] in h["squares"] and spans[h["ply"]][0] <= g["t"] <= spans[h["ply"]][1] + TOLERANCE for h in hovers)
-    ]
+    in_hovers = [g for g in false if any(in_turn(g, h) for h in hovers)]
     other_false = [g for g in false if g not in grasps and g not in in_hovers]
     sans = lambda record: [m["san"] for m in record["moves"]]  # noqa: E731
     key = lambda i: (i["kind"], i["article"], i["ply"], i["side"])  # noqa: E731
@@ -195,7 +195,10 @@ def main():
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--referee", type=Path, default=REFEREE)
-    parser.add_argument("--keep", type=Path, help="keep the scenarios, videos and truths here")
+    parser.add_argument(
+        "--keep", type=Path,
+        help="keep the scenarios, videos, truths and verdicts here (a later run with the same folder renders only what changed)",
+    )
     parser.add_argument("--verbose", action="store_true", help="a line for each game")
     args = parser.parse_args()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="measure-touches-"))
@@ -211,11 +214,12 @@ def main():
         f = by_fps.setdefault(r["fps"], Counter())
         f["made"] += sum(r["made"].values())
         f["found"] += sum(r["found"].values())
-        if args.verbose or r["missed"] or r["other_false"] or not r["moves_exact"]:
+        if args.verbose or r["missed"] or r["other_false"] or r["accused"] or not r["moves_exact"]:
             print(
                 f"seed {r['seed']:5} {r['fps']:2} fps  moves {'exact' if r['moves_exact'] else 'WRONG'}"
                 f"  incidents {'exact' if r['incidents_exact'] else 'differ'}  missed {r['missed']}"
                 f"  false {[(g['square'], g['side'], g['t']) for g in r['other_false']]}"
+                + "".join(f"\n{'':10} hover `{line}` taken for touches {touches}" for line, touches in r["accused"])
             )
     print(f"\nseeds {seeds.start}-{seeds.stop - 1}, {len(results)} games, touches within {TOLERANCE} s")
     print(f"{'kind':12} {'made':>5} {'found':>6} {'in order':>9}")
@@ -224,7 +228,7 @@ def main():
     total, got, ordered = sum(made.values()), sum(found.values()), sum(in_order.values())
     print(f"{'all':12} {total:5} {got:6} {ordered:9}   found {100 * got / max(total, 1):.1f}%, in order {100 * ordered / max(total, 1):.1f}%")
     print("by frame rate: " + ", ".join(f"{fps} fps {c['found']}/{c['made']}" for fps, c in sorted(by_fps.items())))
-    hovers, accused = sum(r["hovers"] for r in results), sum(r["accused"] for r in results)
+    hovers, accused = sum(r["hovers"] for r in results), sum(len(r["accused"]) for r in results)
     print(f"hovers {hovers}, taken for a touch {accused} ({100 * accused / max(hovers, 1):.1f}%)")
     print(f"other false touches {sum(len(r['other_false']) for r in results)}")
     print(

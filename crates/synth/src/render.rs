@@ -336,6 +336,18 @@ struct Keyframes {
     start: f64,
     end: f64,
     points: Vec<(f64, World)>,
+    /// How the hand goes from one point to the next.
+    pace: Pace,
+}
+
+/// How a hand moves between two of its points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Pace {
+    /// Easing in and out: the hand stops at each point (to touch, to take).
+    Stopping,
+    /// At an even speed: the hand passes through each point without
+    /// stopping (a hover: never a stop over a piece).
+    Passing,
 }
 
 impl Keyframes {
@@ -355,7 +367,10 @@ impl Keyframes {
         } else {
             0.0
         };
-        let s = s * s * (3.0 - 2.0 * s);
+        let s = match self.pace {
+            Pace::Stopping => s * s * (3.0 - 2.0 * s),
+            Pace::Passing => s,
+        };
         // A hand travelling lifts over the pieces; a fingertip sliding a
         // piece (an adjust) stays on it.
         let travelling = (p1[0] - p0[0]).hypot(p1[1] - p0[1]) > 0.5;
@@ -410,6 +425,7 @@ fn hand_track(gestures: &[Gesture], events: &[Event], start: &Board) -> Vec<Keyf
                         start: gesture.start,
                         end: gesture.end,
                         points: vec![(gesture.start, at), (gesture.end, at)],
+                        pace: Pace::Stopping,
                     });
                 }
             }
@@ -477,11 +493,17 @@ fn hand_track(gestures: &[Gesture], events: &[Event], start: &Board) -> Vec<Keyf
         let helper = (gesture.kind == "two-hands")
             .then(|| other_hand(gesture, &points))
             .flatten();
+        let pace = if gesture.kind == "hover" {
+            Pace::Passing
+        } else {
+            Pace::Stopping
+        };
         track.push(Keyframes {
             side: gesture.side,
             start: gesture.start,
             end: gesture.end,
             points,
+            pace,
         });
         track.extend(helper);
     }
@@ -516,6 +538,7 @@ fn other_hand(gesture: &Gesture, points: &[(f64, World)]) -> Option<Keyframes> {
             (last, over),
             (gesture.end, aside),
         ],
+        pace: Pace::Stopping,
     })
 }
 

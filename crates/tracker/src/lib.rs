@@ -108,6 +108,11 @@ pub struct Tracker {
     /// alone would not).
     glimpsed: Vec<HeldTouch>,
     dwell: Option<(Square, u32)>,
+    /// When the fingertip arrived on the square of that dwell.
+    dwell_since: f64,
+    /// That dwell has made its touch already, or belongs to the move just
+    /// read (the mover's hand letting go): it makes no other.
+    dwell_spent: bool,
     /// How long the fingertip rested in that dwell (see [`REST_MOTION`]).
     rested: Rest,
     /// When the latest frame was taken.
@@ -171,6 +176,8 @@ impl Tracker {
             held: Vec::new(),
             glimpsed: Vec::new(),
             dwell: None,
+            dwell_since: 0.0,
+            dwell_spent: false,
             rested: Rest::default(),
             last_frame: None,
             tip_last_seen: [None; 64],
@@ -302,9 +309,7 @@ impl Tracker {
         // A fingertip resting as the move is read is the mover's hand
         // leaving it: it becomes no touch (nor glimpse) of the next turn
         // unless it goes elsewhere and rests again.
-        if let Some((_, frames)) = &mut self.dwell {
-            *frames = (*frames).max(DWELL_FRAMES);
-        }
+        self.dwell_spent = true;
         self.letting_go = self.hand_on_move(accepted);
     }
 

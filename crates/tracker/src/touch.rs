@@ -1,6 +1,8 @@
-//! Touches: a fingertip dwelling on a piece, held until what the hand did
-//! is read, then reported in order with the move it belongs to; a piece
-//! found shifted as an adjustment; the mover's hand letting go; two hands.
+//! Touches: a fingertip dwelling on a piece starts a contact episode, held
+//! until it ends (the fingertip gone) and what the hand did is read, then
+//! judged on the whole episode and reported in order with the move it
+//! belongs to; a piece found shifted as an adjustment; the mover's hand
+//! letting go; two hands.
 
 use referee_rules::{Action, Event};
 use shakmaty::{Color, Position, Square};
@@ -8,13 +10,37 @@ use shakmaty::{Color, Position, Square};
 use crate::squares::{around, squares_in, squares_where};
 use crate::{Observation, Tracker, streak};
 
-/// Frames a fingertip must rest on one square to count as a deliberate touch.
+/// Frames in a row a reading must hold to count (a piece chosen for a
+/// promotion, two hands gripping pieces).
 pub const DWELL_FRAMES: u32 = 3;
 
-/// A fingertip rests on its square in a frame where at most this share of
-/// the square's picture (percent of its pixels) changed since the frame
-/// before: a hand passing over moves there, a hand touching stops.
-pub const REST_MOTION: f32 = 1.0;
+/// A fingertip seen on a piece on at least [`DWELL_LEAST_FRAMES`] frames in
+/// a row spanning this long (seconds) begins a contact episode: a touch,
+/// if the episode bears it out. Two frames at 10 a second, three at 20,
+/// four at 30 (a quick touch lasts a quarter of a second).
+pub const DWELL_SECONDS: f64 = 0.1;
+
+/// …and on at least this many frames, whatever the rate.
+pub const DWELL_LEAST_FRAMES: u32 = 2;
+
+/// A contact episode ends once its fingertip has not been seen on its
+/// square for longer than this (seconds): a frame the eyes miss it on,
+/// or read it a square off, does not end it.
+pub const CONTACT_GAP_SECONDS: f64 = 0.15;
+
+/// A fingertip rests on its square in a frame where its square's picture
+/// changed since the frame before by at most this share of its pixels
+/// (percent) a second of the time between them: a hand passing over moves
+/// there, a hand touching stops. A rate, so that a hand moving as fast
+/// rests as little at 30 frames a second (a third as much change between
+/// frames) as at 10 (1% a frame at 10 a second).
+pub const REST_MOTION: f32 = 10.0;
+
+/// Whether the fingertip's square `sq` stood still in `obs`, taken
+/// `interval` seconds after the frame before ([`REST_MOTION`]).
+fn resting(obs: &Observation, sq: Square, interval: f64) -> bool {
+    interval > 0.0 && f64::from(obs.motion[usize::from(sq)]) <= f64::from(REST_MOTION) * interval
+}
 
 /// Frames a fingertip must rest (see [`REST_MOTION`]) on a piece for its
 /// touch to accuse the player (the piece neither moved nor taken after
@@ -35,45 +61,83 @@ pub const ACCUSING_REST_SECONDS: f64 = 0.15;
 /// `scripts/train_detector evaluate`).
 pub const REACH_SECONDS: f64 = 0.5;
 
-/// A touch seen and not yet reported.
+/// A touch seen and not yet reported: its contact episode, from the
+/// fingertip's arrival on the piece.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct HeldTouch {
+    /// When the fingertip arrived on the piece.
     t: f64,
     square: Square,
+    /// When the fingertip was last seen on it.
+    last_seen: f64,
+    /// The episode goes on: the fingertip is there, or was a moment ago.
+    open: bool,
     /// Whose hand, when the eyes could tell.
     by: Option<Color>,
     /// The piece was shifted within its square (its picture changed, its
     /// colour did not): an adjustment, not a bare touch.
     shifted: bool,
-    /// How long the fingertip rested there, its square's picture all but
-    /// unchanged from the frame before.
+    /// How long the fingertip rested there over the whole episode, its
+    /// square's picture all but unchanged from the frame before.
     rested: Rest,
 }
 
-/// How long a fingertip rested on its square in one dwell: the frames on
-/// which the square's picture stood still, and the time they span.
+impl HeldTouch {
+    /// Follows the episode through one more frame, `interval` seconds after
+    /// the one before: the fingertip still on the piece (resting there or
+    /// not), or gone for longer than [`CONTACT_GAP_SECONDS`] (the end).
+    fn follow(&mut self, obs: &Observation, interval: f64) {
+        if !self.open {
+            return;
+        }
+        let here = obs.fingertip == Some(self.square);
+        self.rested = if here && resting(obs, self.square, interval) {
+            self.rested.and(interval)
+        } else {
+            self.rested.broken()
+        };
+        if here {
+            self.last_seen = obs.t;
+        } else if obs.t - self.last_seen > CONTACT_GAP_SECONDS {
+            self.open = false;
+        }
+    }
+}
+
+/// How long a fingertip stopped on its square in one dwell: the longest
+/// run of frames in a row on which the square's picture stood still, and
+/// the time it spans (a hand passing over may stand still a frame here and
+/// there, a touch stops).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct Rest {
     frames: u32,
     seconds: f64,
+    /// The run going on now.
+    run_frames: u32,
+    run_seconds: f64,
 }
 
 impl Rest {
     /// This rest and one more frame, still since the frame `interval`
     /// seconds before it.
     fn and(self, interval: f64) -> Self {
+        let (run_frames, run_seconds) = (self.run_frames + 1, self.run_seconds + interval);
+        let longer = (run_seconds, run_frames) > (self.seconds, self.frames);
         Self {
-            frames: self.frames + 1,
-            seconds: self.seconds + interval,
+            frames: if longer { run_frames } else { self.frames },
+            seconds: if longer { run_seconds } else { self.seconds },
+            run_frames,
+            run_seconds,
         }
     }
 
-    /// The longer of two rests.
-    fn longer(self, other: Self) -> Self {
-        if (other.seconds, other.frames) > (self.seconds, self.frames) {
-            other
-        } else {
-            self
+    /// This rest, the run broken by a frame on which the fingertip moved
+    /// or was not seen there.
+    fn broken(self) -> Self {
+        Self {
+            run_frames: 0,
+            run_seconds: 0.0,
+            ..self
         }
     }
 
@@ -164,38 +228,42 @@ impl Tracker {
             self.tip_last_seen[usize::from(tip)] = Some(obs.t);
         }
         let letting_go = self.follow_letting_go(obs);
+        for touch in &mut self.held {
+            touch.follow(obs, interval);
+        }
         self.dwell = streak(self.dwell, obs.fingertip);
         let Some((tip, frames)) = self.dwell else {
             return;
         };
         if frames == 1 {
             self.rested = Rest::default();
+            self.dwell_since = obs.t;
+            self.dwell_spent = false;
         }
-        if obs.motion[usize::from(tip)] <= REST_MOTION {
-            self.rested = self.rested.and(interval);
-        }
-        if let Some(touch) = self.held.iter_mut().rev().find(|h| h.square == tip) {
-            touch.rested = touch.rested.longer(self.rested);
-        }
+        self.rested = if resting(obs, tip, interval) {
+            self.rested.and(interval)
+        } else {
+            self.rested.broken()
+        };
         let occupied = self.pos.board().piece_at(tip).is_some() && !letting_go;
+        let episode = |t: f64, rested: Rest| HeldTouch {
+            t,
+            square: tip,
+            last_seen: obs.t,
+            open: true,
+            by: obs.toucher,
+            shifted: false,
+            rested,
+        };
         if frames == 1 && occupied && !self.glimpsed.iter().any(|g| g.square == tip) {
-            self.glimpsed.push(HeldTouch {
-                t: obs.t,
-                square: tip,
-                by: obs.toucher,
-                shifted: false,
-                rested: self.rested,
-            });
+            self.glimpsed.push(episode(obs.t, self.rested));
         }
-        if frames == DWELL_FRAMES && occupied && !self.touched.contains(&tip) {
+        let dwelt =
+            frames >= DWELL_LEAST_FRAMES && obs.t - self.dwell_since >= DWELL_SECONDS - 1e-3;
+        if dwelt && !self.dwell_spent && occupied && !self.touched.contains(&tip) {
+            self.dwell_spent = true;
             self.touched.push(tip);
-            self.held.push(HeldTouch {
-                t: obs.t,
-                square: tip,
-                by: obs.toucher,
-                shifted: false,
-                rested: self.rested,
-            });
+            self.held.push(episode(self.dwell_since, self.rested));
         }
     }
 
@@ -232,7 +300,14 @@ impl Tracker {
             .collect();
         let mut belongs = vec![Vec::new(); moves.len().max(1)];
         let mut under_way = 0;
-        for touch in std::mem::take(&mut self.held) {
+        let mut held = std::mem::take(&mut self.held);
+        if moves.is_empty() {
+            // No move to place them before: a touch whose episode goes on
+            // is judged once it ends, and those after it wait with it.
+            let open = held.iter().position(|touch| touch.open && !touch.shifted);
+            self.held = held.split_off(open.unwrap_or(held.len()));
+        }
+        for touch in held {
             let lifts = (under_way..moves.len()).find(|&k| lifted[k].contains(&touch.square));
             let by_side = touch
                 .by

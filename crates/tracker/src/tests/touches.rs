@@ -460,3 +460,41 @@ fn a_fingertip_resting_as_the_move_is_read_is_the_mover_s_hand_leaving() {
         );
     }
 }
+
+/// At 20 frames a second on a still board, a fingertip arriving on the
+/// knight on b1 (its square's picture moving on `arriving` frames), then
+/// resting there `resting` frames, then gone; then e2-e4 played. The
+/// actions seen.
+fn fingertip_arrives_and_rests_on_b1(arriving: usize, resting: usize) -> Vec<Action> {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut t = 0.0;
+    let mut events = tracker.push(&frame(t, &[], true, None)).events;
+    for k in 0..arriving + resting + 6 {
+        t += 0.05;
+        let tip = (k < arriving + resting).then_some(Square::B1);
+        let mut obs = frame(t, &[], true, tip);
+        obs.motion[usize::from(Square::B1)] = if k < arriving { 30.0 } else { 0.0 };
+        events.extend(tracker.push(&obs).events);
+    }
+    for _ in 0..6 {
+        t += 0.1;
+        events.extend(
+            tracker
+                .push(&frame(t, &[Square::E2, Square::E4], true, None))
+                .events,
+        );
+    }
+    actions_of(&events)
+}
+
+#[test]
+fn a_touch_is_judged_on_its_whole_contact_not_on_its_first_frames() {
+    // Resting a quarter of a second after arriving: a touch, though its
+    // first frames (the fingertip still arriving) did not rest.
+    assert_eq!(
+        fingertip_arrives_and_rests_on_b1(2, 5),
+        [Action::Touch(Square::B1), E4_PLAYED[0], E4_PLAYED[1]]
+    );
+    // Resting a single frame: a hand passing over, no touch.
+    assert_eq!(fingertip_arrives_and_rests_on_b1(3, 1), E4_PLAYED);
+}
