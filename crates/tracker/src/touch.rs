@@ -54,8 +54,8 @@ pub const ACCUSING_REST_FRAMES: u32 = 2;
 /// square stood still (two frames at 10 a second, three at 20, five at 30).
 pub const ACCUSING_REST_SECONDS: f64 = 0.15;
 
-/// A touch beside a piece that begins to move within this long after it
-/// (seconds) is the hand reaching for that piece, the fingertip seen one
+/// A touch beside a piece that begins to move within this long after the
+/// fingertip left it (seconds) is the hand reaching for that piece, the fingertip seen one
 /// square off (the detector puts a fingertip on its square 89% of the
 /// time, and 31 of its 44 wrong squares on the held-out set are neighbours:
 /// `scripts/train_detector evaluate`).
@@ -324,17 +324,18 @@ impl Tracker {
         for (k, touches) in belongs.into_iter().enumerate() {
             let lifted = lifted.get(k).map_or(&[][..], Vec::as_slice);
             // Another piece of the move began to move before the touch, or
-            // a neighbour of the touched square at once after it (the
-            // fingertip seen one square off the piece it reached for).
-            let under_way_before = |sq: Square, t: f64| {
+            // a neighbour of the touched square at once after the fingertip
+            // left it (the fingertip seen one square off the piece it
+            // reached for).
+            let under_way_before = |touch: &HeldTouch| {
                 lifted.iter().any(|&other| {
-                    let reach = if sq.distance(other) == 1 {
-                        REACH_SECONDS
+                    let by = if touch.square.distance(other) == 1 {
+                        touch.last_seen + REACH_SECONDS
                     } else {
-                        0.0
+                        touch.t
                     };
-                    other != sq
-                        && first_changed[usize::from(other)].is_some_and(|began| began < t + reach)
+                    other != touch.square
+                        && first_changed[usize::from(other)].is_some_and(|began| began < by)
                 })
             };
             // The move lifts or takes the touched piece: the touch accuses
@@ -345,7 +346,7 @@ impl Tracker {
                 })
             };
             for touch in touches {
-                if under_way_before(touch.square, touch.t) {
+                if under_way_before(&touch) {
                     tracing::trace!(t = touch.t, sq = %touch.square, "a touch in the course of the move");
                     continue;
                 }

@@ -297,15 +297,15 @@ fn a_touched_piece_left_shifted_in_its_square_was_adjusted() {
 
 #[test]
 fn a_touch_beside_the_piece_lifted_at_once_after_is_the_reach_for_it() {
-    // The fingertip read on f2 for three frames, then e2 lifted `after`
-    // seconds later and set down on e4.
-    let read = |after: f64| {
+    // The fingertip read on f2 for `dwell` frames, then e2 lifted `after`
+    // seconds after it left and set down on e4.
+    let read_after = |dwell: usize, after: f64| {
         let mut tracker = Tracker::new(Chess::default());
         let mut events = Vec::new();
         let mut t = 0.0;
         // The camera's first frame: a rest is timed from the frame before.
         events.extend(tracker.push(&frame(t, &[], true, None)).events);
-        for _ in 0..3 {
+        for _ in 0..dwell {
             t += 0.05;
             events.extend(tracker.push(&frame(t, &[], false, Some(Square::F2))).events);
         }
@@ -326,8 +326,12 @@ fn a_touch_beside_the_piece_lifted_at_once_after_is_the_reach_for_it() {
         }
         actions_of(&events)
     };
+    let read = |after: f64| read_after(3, after);
     let moved = E4_PLAYED;
     assert_eq!(read(0.1), moved);
+    // However long the fingertip stayed beside it: the reach is timed from
+    // when it left (a still picture of a hand held half a second).
+    assert_eq!(read_after(12, 0.3), moved);
     // A second later: the f2 pawn was touched first (art. 4.3a).
     assert_eq!(read(1.0)[0], Action::Touch(Square::F2));
     assert_eq!(read(1.0)[1..], moved);
