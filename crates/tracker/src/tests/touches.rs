@@ -17,20 +17,20 @@ fn rest_on(tracker: &mut Tracker, t: &mut f64, square: Square) -> Vec<Event> {
     events
 }
 
-/// A fingertip read on `square` for six frames taken `fps` a second,
-/// its square's picture moving on all but `resting` of them, then e2-e4
-/// played; the actions seen.
-fn fingertip_then_e4(square: Square, resting: usize, fps: f64) -> Vec<Action> {
+/// `frames` frames `interval` seconds apart (`frame_at` makes the k-th at
+/// its time) after the camera's first, then e2-e4 played; the actions seen.
+fn frames_then_e4(
+    frames: usize,
+    interval: f64,
+    frame_at: impl Fn(usize, f64) -> Observation,
+) -> Vec<Action> {
     let mut tracker = Tracker::new(Chess::default());
-    let mut events = Vec::new();
     let mut t = 0.0;
     // The camera's first frame: a rest is timed from the frame before.
-    events.extend(tracker.push(&frame(t, &[], true, None)).events);
-    for k in 0..6 {
-        t += 1.0 / fps;
-        let mut obs = frame(t, &[square], false, Some(square));
-        obs.motion[usize::from(square)] = if k < resting { 0.0 } else { 30.0 };
-        events.extend(tracker.push(&obs).events);
+    let mut events = tracker.push(&frame(t, &[], true, None)).events;
+    for k in 0..frames {
+        t += interval;
+        events.extend(tracker.push(&frame_at(k, t)).events);
     }
     for _ in 0..6 {
         t += 0.1;
@@ -41,6 +41,17 @@ fn fingertip_then_e4(square: Square, resting: usize, fps: f64) -> Vec<Action> {
         );
     }
     actions_of(&events)
+}
+
+/// A fingertip read on `square` for six frames taken `fps` a second,
+/// its square's picture moving on all but `resting` of them, then e2-e4
+/// played; the actions seen.
+fn fingertip_then_e4(square: Square, resting: usize, fps: f64) -> Vec<Action> {
+    frames_then_e4(6, 1.0 / fps, |k, t| {
+        let mut obs = frame(t, &[square], false, Some(square));
+        obs.motion[usize::from(square)] = if k < resting { 0.0 } else { 30.0 };
+        obs
+    })
 }
 
 #[test]
@@ -470,25 +481,12 @@ fn a_fingertip_resting_as_the_move_is_read_is_the_mover_s_hand_leaving() {
 /// resting there `resting` frames, then gone; then e2-e4 played. The
 /// actions seen.
 fn fingertip_arrives_and_rests_on_b1(arriving: usize, resting: usize) -> Vec<Action> {
-    let mut tracker = Tracker::new(Chess::default());
-    let mut t = 0.0;
-    let mut events = tracker.push(&frame(t, &[], true, None)).events;
-    for k in 0..arriving + resting + 6 {
-        t += 0.05;
+    frames_then_e4(arriving + resting + 6, 0.05, |k, t| {
         let tip = (k < arriving + resting).then_some(Square::B1);
         let mut obs = frame(t, &[], true, tip);
         obs.motion[usize::from(Square::B1)] = if k < arriving { 30.0 } else { 0.0 };
-        events.extend(tracker.push(&obs).events);
-    }
-    for _ in 0..6 {
-        t += 0.1;
-        events.extend(
-            tracker
-                .push(&frame(t, &[Square::E2, Square::E4], true, None))
-                .events,
-        );
-    }
-    actions_of(&events)
+        obs
+    })
 }
 
 #[test]
