@@ -37,9 +37,11 @@ REFEREE = ROOT / "target" / "release" / "referee"
 
 
 def run(referee, *args):
-    out = subprocess.run([str(referee), *map(str, args)], capture_output=True, text=True)
+    """The referee's output, run from the repository's root (where it finds
+    its models in .native/), or an error naming the command and its reason."""
+    out = subprocess.run([str(referee), *map(str, args)], capture_output=True, text=True, cwd=ROOT)
     if out.returncode != 0:
-        raise RuntimeError(out.stderr.strip())
+        raise RuntimeError(f"referee {' '.join(map(str, args))}: {out.stderr.strip()}")
     return out.stdout
 
 

@@ -29,7 +29,6 @@ Seeds 0-199 are the ones to tune on; report figures on a range never used
 import argparse
 import json
 import random
-import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -38,12 +37,17 @@ from pathlib import Path
 
 import chess
 
+from measure_replay import key, run
+
 ROOT = Path(__file__).resolve().parent.parent
 REFEREE = ROOT / "target" / "release" / "referee"
 TOLERANCE = 0.6
 FPS = [10, 15, 20, 25, 30]
 PLIES = 10
 KINDS = ["own_other", "opponent", "out_of_turn"]
+# Each piece's head over the board, in squares: crates/synth/src/pieces.rs's
+# `height`, which the choreography checks every hover against (a hover too
+# low is refused, never drawn through a piece).
 HEAD = {chess.PAWN: 0.75, chess.ROOK: 0.98, chess.KNIGHT: 1.15, chess.BISHOP: 1.2, chess.QUEEN: 1.45, chess.KING: 1.72}
 COLOUR = {chess.WHITE: "white", chess.BLACK: "black"}
 
@@ -93,13 +97,6 @@ def game(seed):
         board.push(move)
         lines += [f"move {move.uci()}", "clock"]
     return "\n".join(lines) + "\n", fps, touches, hovers
-
-
-def run(referee, *args):
-    out = subprocess.run([str(referee), *map(str, args)], capture_output=True, text=True, cwd=ROOT)
-    if out.returncode != 0:
-        raise RuntimeError(f"referee {' '.join(map(str, args))}: {out.stderr.strip()}")
-    return out.stdout
 
 
 def side_to_move(moves, t):
@@ -173,7 +170,6 @@ def judge(seed, referee, folder):
     in_hovers = [g for g in false if any(in_turn(g, h) for h in hovers)]
     other_false = [g for g in false if g not in grasps and g not in in_hovers]
     sans = lambda record: [m["san"] for m in record["moves"]]  # noqa: E731
-    key = lambda i: (i["kind"], i["article"], i["ply"], i["side"])  # noqa: E731
     return {
         "seed": seed,
         "fps": fps,

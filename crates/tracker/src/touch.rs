@@ -42,8 +42,8 @@ fn resting(obs: &Observation, sq: Square, interval: f64) -> bool {
     interval > 0.0 && f64::from(obs.motion[usize::from(sq)]) <= f64::from(REST_MOTION) * interval
 }
 
-/// Frames a fingertip must rest (see [`REST_MOTION`]) on a piece for its
-/// touch to accuse the player (the piece neither moved nor taken after
+/// Frames in a row a fingertip must rest (see [`REST_MOTION`]) on a piece
+/// in its contact episode for its touch to accuse the player (the piece neither moved nor taken after
 /// it, nor shifted by it): the detector reads a fingertip on a piece the
 /// hand only passes over on about half of such frames, and a hand passing
 /// seldom stops…
@@ -55,8 +55,8 @@ pub const ACCUSING_REST_FRAMES: u32 = 2;
 pub const ACCUSING_REST_SECONDS: f64 = 0.15;
 
 /// A touch beside a piece that begins to move within this long after the
-/// fingertip left it (seconds) is the hand reaching for that piece, the fingertip seen one
-/// square off (the detector puts a fingertip on its square 89% of the
+/// fingertip left it (seconds) is the hand reaching for that piece, the
+/// fingertip seen one square off (the detector puts a fingertip on its square 89% of the
 /// time, and 31 of its 44 wrong squares on the held-out set are neighbours:
 /// `scripts/train_detector evaluate`).
 pub const REACH_SECONDS: f64 = 0.5;
