@@ -4,6 +4,7 @@
 
 mod arbitrate;
 mod client;
+mod clips;
 mod detect;
 mod hands;
 mod ingest;

@@ -1,6 +1,7 @@
-//! `referee replay VIDEO [--json] [--pgn-out FILE] [--corners …] [--fen FEN]`:
-//! referees a recorded video offline through the whole chain (decode,
-//! locate, detect, track, rules), with a progress bar on the terminal.
+//! `referee replay VIDEO [--json] [--pgn-out FILE] [--corners …] [--fen FEN]
+//! [--evidence DIR]`: referees a recorded video offline through the whole
+//! chain (decode, locate, detect, track, rules), with a progress bar on the
+//! terminal.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -12,6 +13,7 @@ use referee_rules::{Action, Event, Referee, Verdict};
 use referee_vision::{BoardCorners, VideoReader};
 use referee_watch::{BoardWatch, HandSource};
 
+use crate::clips::Clips;
 use crate::report;
 
 #[derive(Debug, clap::Args)]
@@ -48,6 +50,10 @@ pub struct Args {
     /// a service under load does (the chain keeps the frames' own times).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     every: u64,
+    /// Cut each incident's clip (its frames drawn on, and a manifest) into
+    /// this folder, as the service keeps it for the arbiter's panel.
+    #[arg(long)]
+    evidence: Option<PathBuf>,
 }
 
 /// Parses `x1,y1,…,x4,y4`.
@@ -197,6 +203,11 @@ pub fn replay(args: &Args, outside: Vec<Event>, progress: bool) -> Result<Verdic
         ProgressStyle::with_template("{spinner} {pos}/{len} frames {per_sec} {wide_bar} {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    let mut clips = args
+        .evidence
+        .as_deref()
+        .map(Clips::writing_to)
+        .transpose()?;
     let mut times = StageTimes::default();
     let mut events: Vec<Event> = Vec::new();
     let mut rejected = 0u64;
@@ -238,6 +249,9 @@ pub fn replay(args: &Args, outside: Vec<Event>, progress: bool) -> Result<Verdic
         if let Some(last) = released {
             latencies.push(t - last.t);
         }
+        if let Some(clips) = &mut clips {
+            clips.follow(&watch, &image, t, &seen)?;
+        }
         rejected += u64::from(seen.rejected);
         events.extend(seen.events);
         bar.inc(1);
@@ -253,6 +267,11 @@ pub fn replay(args: &Args, outside: Vec<Event>, progress: bool) -> Result<Verdic
     watch.finish();
     let mut verdict = watch.referee().verdict();
     verdict.events = events;
+    if let Some(clips) = &clips {
+        for incident in &mut verdict.incidents {
+            incident.clip = clips.of(&incident.id).map(|p| p.display().to_string());
+        }
+    }
     let seconds = started.elapsed().as_secs_f64();
     let stats = &mut verdict.stats;
     stats.insert("frames".into(), index.into());

@@ -113,7 +113,13 @@ fn replays_every_short_scenario_into_its_moves_and_incidents() {
     ] {
         let (out, truth) = render(name, "replay");
         let declares = declares_of(&out, &truth);
-        let mut more = vec!["--events", declares.to_str().expect("utf-8")];
+        let evidence = out.join("evidence");
+        let mut more = vec![
+            "--events",
+            declares.to_str().expect("utf-8"),
+            "--evidence",
+            evidence.to_str().expect("utf-8"),
+        ];
         let fen = start_fen(name);
         if let Some(fen) = &fen {
             more.extend(["--fen", fen]);
@@ -134,8 +140,61 @@ fn replays_every_short_scenario_into_its_moves_and_incidents() {
             );
         }
         assert!(!verdict["events"].as_array().expect("events").is_empty());
+        for incident in verdict["incidents"].as_array().expect("incidents") {
+            clip_shows_the_touch(name, incident, &truth);
+        }
         let _ = std::fs::remove_dir_all(out);
     }
+}
+
+/// The clip `referee replay --evidence` cut for `incident`: whole frames
+/// in time order, at most 8 s, and its first touch marked on a frame
+/// within 0.1 s of the truth's moment of that touch.
+fn clip_shows_the_touch(name: &str, incident: &serde_json::Value, truth: &serde_json::Value) {
+    let id = &incident["id"];
+    let manifest = std::path::PathBuf::from(incident["clip"].as_str().expect("a clip"));
+    let clip: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&manifest).expect("manifest")).expect("JSON");
+    let frames = clip["frames"].as_array().expect("frames");
+    let times: Vec<f64> = frames.iter().map(|f| f["t"].as_f64().expect("t")).collect();
+    assert!(times.len() >= 5, "{name} {id}: {times:?}");
+    assert!(
+        times.windows(2).all(|w| w[0] < w[1]),
+        "{name} {id}: {times:?}"
+    );
+    assert!(
+        times[times.len() - 1] - times[0] <= 8.0,
+        "{name} {id}: {times:?}"
+    );
+    let folder = manifest.parent().expect("folder");
+    for frame in frames {
+        let jpeg =
+            std::fs::read(folder.join(frame["file"].as_str().expect("file"))).expect("frame");
+        assert!(jpeg.starts_with(&[0xff, 0xd8]), "{name} {id}: not a JPEG");
+    }
+    let Some(first) = clip["touches"].as_array().expect("touches").first() else {
+        return;
+    };
+    let square = first["square"].as_str().expect("square");
+    let shown = times[first["frame"].as_u64().expect("frame") as usize];
+    let touched: Vec<f64> = truth["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["square"] == square)
+        .filter(|e| {
+            ["touch", "lift", "adjust", "capture"].contains(&e["type"].as_str().unwrap_or(""))
+        })
+        .map(|e| e["t"].as_f64().expect("t"))
+        .collect();
+    let off = touched
+        .iter()
+        .map(|t| (t - shown).abs())
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        off <= 0.1,
+        "{name} {id}: the touch of {square} shown at {shown} s, the truth's at {touched:?}"
+    );
 }
 
 #[test]

@@ -557,6 +557,7 @@ impl Referee {
                 detail: breach.detail,
                 touches,
                 played: Some(san.clone()),
+                clip: None,
             };
             self.incidents.push(incident.clone());
             updates.push(Update::Incident(incident));
@@ -659,6 +660,7 @@ impl Referee {
             detail,
             touches,
             played: None,
+            clip: None,
         };
         self.incidents.push(incident.clone());
         updates.push(Update::Incident(incident));

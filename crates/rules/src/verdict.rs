@@ -155,6 +155,10 @@ pub struct Incident {
     /// The move played on that turn, in SAN, when one was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub played: Option<String>,
+    /// Where its clip is kept (the clip's manifest), when one was cut:
+    /// `referee replay --evidence DIR`, the service.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clip: Option<String>,
 }
 
 /// A draw a player may claim (threefold repetition, fifty moves).

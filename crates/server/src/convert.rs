@@ -117,5 +117,6 @@ pub fn incident_back(i: &pb::Incident) -> Option<Incident> {
         detail: i.detail.clone(),
         touches: Vec::new(),
         played: None,
+        clip: None,
     })
 }

@@ -150,6 +150,17 @@ impl Rest {
 }
 
 impl Tracker {
+    /// When a fingertip first met a piece this turn (seconds), glimpsed or
+    /// dwelling, reported or still held: where the evidence of the turn's
+    /// touches begins.
+    pub fn first_contact(&self) -> Option<f64> {
+        self.glimpsed
+            .iter()
+            .chain(&self.held)
+            .map(|touch| touch.t)
+            .min_by(f64::total_cmp)
+    }
+
     /// The pieces among the `accepted` squares that the fingertip was on
     /// within [`REACH_SECONDS`] of now, and their side (the mover's): the
     /// hand that set them down, still letting go as the move is read, the

@@ -49,6 +49,29 @@ pub struct Seen {
     pub rejected: u32,
 }
 
+/// What one frame showed of hands on pieces, kept with the frame as the
+/// evidence of touches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Glance {
+    /// The square a fingertip was on.
+    pub fingertip: Option<Square>,
+    /// Squares whose picture differs from the accepted board's.
+    pub changed: Bitboard,
+    /// How much of each square's picture changed since the frame before
+    /// (percent of its pixels), by `Square` index.
+    pub motion: [f32; 64],
+}
+
+impl Default for Glance {
+    fn default() -> Self {
+        Self {
+            fingertip: None,
+            changed: Bitboard::EMPTY,
+            motion: [0.0; 64],
+        }
+    }
+}
+
 /// Milliseconds each stage took on one frame.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct StageTimes {
@@ -85,6 +108,8 @@ pub struct BoardWatch {
     realigned_at: f64,
     /// When the last frame was taken (seconds).
     last_t: Option<f64>,
+    /// What the last frame showed of hands on pieces: for evidence.
+    glance: Glance,
     /// The stage times of the last frame.
     pub times: StageTimes,
 }
@@ -108,6 +133,7 @@ impl BoardWatch {
             referee,
             realigned_at: f64::NEG_INFINITY,
             last_t: None,
+            glance: Glance::default(),
             times: StageTimes::default(),
         }
     }
@@ -181,6 +207,23 @@ impl BoardWatch {
         self.corners
     }
 
+    /// Where the board lies in the last frame: its corners as the eyes
+    /// follow them, and which edge is White's (`None` before calibrating).
+    pub fn view(&self) -> Option<(BoardCorners, Orientation)> {
+        self.eyes.as_ref().map(|e| (e.corners(), e.orientation()))
+    }
+
+    /// What the last frame showed of hands on pieces.
+    pub fn glance(&self) -> Glance {
+        self.glance
+    }
+
+    /// When a fingertip first met a piece this turn (seconds): where the
+    /// evidence of the turn's touches begins.
+    pub fn first_contact(&self) -> Option<f64> {
+        self.tracker.first_contact()
+    }
+
     /// The board's corners found in `image` with no help, kept for the game.
     fn find_board(&mut self, image: &Mat) -> Result<BoardCorners> {
         let found = locate_board(image)?.ok_or_else(|| {
@@ -232,6 +275,11 @@ impl BoardWatch {
                 .hands
                 .look(image, t, &eyes.corners(), eyes.orientation())?,
             Look::AsBefore => self.hands.as_before(),
+        };
+        self.glance = Glance {
+            fingertip: hands.fingertip.map(|f| f.square),
+            changed: Bitboard(reading.changed),
+            motion: reading.square_motion,
         };
         let at_clock = at_clock(&mut self.clock, image, eyes)?;
         // On a still picture: the detector's reading, for the belief, and

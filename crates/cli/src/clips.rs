@@ -1,0 +1,88 @@
+//! `referee replay --evidence DIR`: the clip of every incident the replay
+//! raises, cut from the video's recent frames as the service cuts it, its
+//! frames and manifest written to DIR.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use opencv::core::{Mat, Vector};
+use opencv::imgcodecs;
+use opencv::prelude::*;
+use referee_evidence::{Clip, FrameRing, Sighting, Story, cut};
+use referee_rules::Update;
+use referee_watch::{BoardWatch, Seen};
+
+/// Clips written so far, and the frames they are cut from.
+#[derive(Debug)]
+pub struct Clips {
+    dir: PathBuf,
+    ring: FrameRing,
+    /// The manifest of each incident's clip, by the incident's id.
+    written: HashMap<String, PathBuf>,
+}
+
+impl Clips {
+    pub fn writing_to(dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--evidence: cannot make {}", dir.display()))?;
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            ring: FrameRing::default(),
+            written: HashMap::new(),
+        })
+    }
+
+    /// The frame `image` taken at `t`, once `watch` has looked at it, and
+    /// what it made known: the clips of the incidents it raised.
+    pub fn follow(&mut self, watch: &BoardWatch, image: &Mat, t: f64, seen: &Seen) -> Result<()> {
+        if self.ring.wants(t) {
+            let mut jpeg = Vector::<u8>::new();
+            let params = Vector::<i32>::from_slice(&[imgcodecs::IMWRITE_JPEG_QUALITY, 85]);
+            imgcodecs::imencode(".jpg", image, &mut jpeg, &params)
+                .context("encoding a frame for the evidence")?;
+            self.ring.keep(Sighting {
+                t,
+                jpeg: Arc::from(jpeg.to_vec()),
+                glance: watch.glance(),
+                board: watch.view(),
+            });
+        }
+        let mut moved = false;
+        for update in &seen.updates {
+            match update {
+                Update::Incident(incident) => {
+                    let story = Story::of(incident, &incident.id, watch.referee().moves());
+                    let prefix = format!("{}-clip", incident.id);
+                    if let Some(clip) = cut(&self.ring, &story, &prefix)? {
+                        let path = self.write(&clip, &prefix)?;
+                        self.written.insert(incident.id.clone(), path);
+                    }
+                }
+                Update::Move(_) => moved = true,
+                _ => {}
+            }
+        }
+        self.ring.follow_turn(watch.first_contact(), moved);
+        Ok(())
+    }
+
+    fn write(&self, clip: &Clip, prefix: &str) -> Result<PathBuf> {
+        let write = |name: &str, bytes: &[u8]| {
+            let path = self.dir.join(name);
+            std::fs::write(&path, bytes)
+                .with_context(|| format!("--evidence: cannot write {}", path.display()))?;
+            Ok::<_, anyhow::Error>(path)
+        };
+        for (name, jpeg) in clip.files() {
+            write(name, jpeg)?;
+        }
+        write(&Clip::manifest_name(prefix), &clip.manifest_json())
+    }
+
+    /// Where the clip of incident `id` was written, if one was.
+    pub fn of(&self, id: &str) -> Option<&Path> {
+        self.written.get(id).map(PathBuf::as_path)
+    }
+}
