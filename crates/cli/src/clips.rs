@@ -53,7 +53,7 @@ impl Clips {
         for update in &seen.updates {
             match update {
                 Update::Incident(incident) => {
-                    let story = Story::of(incident, &incident.id, watch.referee().moves());
+                    let story = Story::of(incident, &incident.id, watch.referee());
                     let prefix = format!("{}-clip", incident.id);
                     if let Some(clip) = cut(&self.ring, &story, &prefix)? {
                         let path = self.write(&clip, &prefix)?;

@@ -127,6 +127,138 @@ async fn until(page: &chromiumoxide::Page, script: &str, what: &str) {
     }
 }
 
+async fn number(page: &chromiumoxide::Page, script: &str) -> f64 {
+    page.evaluate(script)
+        .await
+        .expect("evaluates")
+        .into_value::<f64>()
+        .unwrap_or(f64::NAN)
+}
+
+/// The incident's clip in the panel: it opens on its first touch, steps a
+/// frame at a time, plays to its end, and the board beside it numbers the
+/// touched square.
+async fn clip_plays(panel: &chromiumoxide::Page) {
+    let clip = "document.querySelector('.incident .clip')";
+    until(
+        panel,
+        &format!(
+            "{clip}.dataset.frames > 0 && document.querySelector('.clip-frame').naturalWidth > 0"
+        ),
+        "the clip",
+    )
+    .await;
+    let frames = number(panel, &format!("Number({clip}.dataset.frames)")).await;
+    let first = number(panel, &format!("Number({clip}.dataset.first)")).await;
+    let last = number(panel, &format!("Number({clip}.dataset.last)")).await;
+    let marks = text(panel, &format!("{clip}.dataset.marks")).await;
+    eprintln!(
+        "panel clip: {frames} frames, {first} s to {last} s, touches marked on frames {marks}"
+    );
+    assert!(
+        frames >= 10.0 && last > first && last - first <= 8.0,
+        "{frames} frames, {first}-{last} s"
+    );
+    // release_final: the fingertip on g8 (the truth's touch at 3.0 s), then Nf6 moved on.
+    let mark: f64 = marks
+        .split(',')
+        .next()
+        .and_then(|m| m.parse().ok())
+        .expect("a touch marked");
+    assert_eq!(
+        number(panel, &format!("Number({clip}.dataset.frame)")).await,
+        mark
+    );
+    let shown = number(
+        panel,
+        &format!("Number(document.querySelectorAll('.clip-marks .mark')[0].dataset.frame)"),
+    )
+    .await;
+    assert_eq!(shown, mark, "the touch's mark on the time line");
+    let square = text(panel, "[...document.querySelectorAll('.clip-side .touch-number')].map(n => n.dataset.square + n.textContent).join(' ')").await;
+    assert_eq!(square, "g81", "the touched square numbered on the diagram");
+    panel
+        .evaluate("document.querySelector('.clip .on').click(); true")
+        .await
+        .expect("clicks");
+    assert_eq!(
+        number(panel, &format!("Number({clip}.dataset.frame)")).await,
+        mark + 1.0
+    );
+    panel.evaluate("document.querySelector('.clip .back').click(); document.querySelector('.clip .back').click(); true").await.expect("clicks");
+    assert_eq!(
+        number(panel, &format!("Number({clip}.dataset.frame)")).await,
+        mark - 1.0
+    );
+    let time = text(panel, "document.querySelector('.clip-time').textContent").await;
+    assert!(
+        time.contains(&format!("frame {} of {frames}", mark)),
+        "{time}"
+    );
+    panel
+        .evaluate("document.querySelector('.clip .play').click(); true")
+        .await
+        .expect("plays");
+    until(panel, &format!("Number({clip}.dataset.frame) === {} && document.querySelector('.clip .play').textContent === 'Play'", frames - 1.0), "the clip played to its end").await;
+}
+
+/// The incident's report, opened from the panel's link and printed to PDF
+/// by Chromium: one page, with the players, the round, the touches, what
+/// was played and the arbiter's decision.
+async fn report_prints(browser: &Browser, base: &str, shots: &std::path::Path) {
+    use chromiumoxide::cdp::browser_protocol::page::PrintToPdfParams;
+    let report = browser
+        .new_page(format!("{base}/incidents/1-1-1/report?token={VIEWER}"))
+        .await
+        .expect("report opens");
+    until(&report, "[...document.images].length > 0 && [...document.images].every(i => i.complete && i.naturalWidth > 0)", "the touch frames").await;
+    let pdf = report
+        .pdf(PrintToPdfParams::default())
+        .await
+        .expect("prints");
+    let path = shots.join("report.pdf");
+    for old in ["report-1.png", "report-2.png"] {
+        let _ = std::fs::remove_file(shots.join(old));
+    }
+    std::fs::write(&path, &pdf).expect("PDF written");
+    let pages = Command::new("pdftoppm")
+        .args(["-png", "-r", "60"])
+        .arg(&path)
+        .arg(shots.join("report"))
+        .status()
+        .expect("pdftoppm runs (scripts/setup installs poppler-utils)");
+    assert!(pages.success());
+    assert!(shots.join("report-1.png").exists(), "page 1");
+    assert!(
+        !shots.join("report-2.png").exists(),
+        "the report fits one page"
+    );
+    let words = Command::new("pdftotext")
+        .arg("-layout")
+        .arg(&path)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs");
+    let words = String::from_utf8_lossy(&words.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for field in [
+        "release final (art. 4.7)",
+        "Round 3",
+        "White Ann",
+        "Black Bo",
+        "Board 1",
+        "1. Ng8 touched at 3.00 s",
+        "Nh6 was played",
+        "upheld by Anna",
+        "Note: seen on the evidence",
+        "Open: White may still claim",
+    ] {
+        assert!(words.contains(field), "{field} not in the report: {words}");
+    }
+}
+
 async fn text(page: &chromiumoxide::Page, script: &str) -> String {
     page.evaluate(script)
         .await
@@ -208,7 +340,8 @@ fn the_panel_and_the_overlay_work_in_a_real_browser() {
             "an evidence picture",
         )
         .await;
-        until(&panel, "document.querySelectorAll('.board text.piece').length === 32", "the board").await;
+        until(&panel, "document.querySelectorAll('.boards .board text.piece').length === 32", "the board").await;
+        clip_plays(&panel).await;
 
         // A viewer's token cannot decide.
         panel
@@ -240,6 +373,7 @@ fn the_panel_and_the_overlay_work_in_a_real_browser() {
             .save_screenshot(ScreenshotParams::builder().full_page(true).build(), shots.join("panel.png"))
             .await
             .expect("panel screenshot");
+        report_prints(&browser, &base, &shots).await;
 
         // The overlay follows a game streamed at its pace on board 2.
         let mut camera = Command::new(env!("CARGO_BIN_EXE_referee"))
@@ -274,6 +408,8 @@ fn the_panel_and_the_overlay_work_in_a_real_browser() {
         assert_eq!(text(&overlay, "document.getElementById('board').dataset.lastMove").await, "Nh6");
         until(&overlay, "document.querySelectorAll('.board rect.marked').length === 2", "the move marked").await;
         until(&overlay, "getComputedStyle(document.getElementById('banner')).display === 'block'", "the banner").await;
+        let private = text(&overlay, "[...document.querySelectorAll('img, a, video')].map(e => e.src || e.href).join(' ')").await;
+        assert!(!private.contains("/evidence/"), "the overlay shows evidence: {private}");
         let background = text(&overlay, "getComputedStyle(document.body).backgroundColor").await;
         assert_eq!(background, "rgba(0, 0, 0, 0)", "the overlay is transparent");
         overlay

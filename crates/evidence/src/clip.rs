@@ -6,10 +6,11 @@
 
 use std::str::FromStr;
 
-use referee_rules::{Incident, IncidentKind, MoveRecord};
+use referee_rules::{Incident, IncidentKind, MoveRecord, Referee};
 use serde::Serialize;
-use shakmaty::Square;
+use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
+use shakmaty::{Chess, EnPassantMode, Position, Square};
 
 use crate::Result;
 use crate::draw::{Frame, Overlay};
@@ -42,6 +43,8 @@ pub struct Story {
     pub t: f64,
     pub touches: Vec<Touched>,
     pub played: Option<Played>,
+    /// The position before the incident's ply (FEN), for its diagram.
+    pub fen: String,
 }
 
 /// A touch of the incident's turn.
@@ -64,8 +67,9 @@ pub struct Played {
 }
 
 impl Story {
-    /// The story of `incident`, with `moves` the game's record so far.
-    pub fn of(incident: &Incident, id: &str, moves: &[MoveRecord]) -> Self {
+    /// The story of `incident` (its id `id`), in the game `referee` keeps.
+    pub fn of(incident: &Incident, id: &str, referee: &Referee) -> Self {
+        let moves = referee.moves();
         let played = moves.iter().find(|m| m.ply == incident.ply).and_then(|m| {
             let (from, to) = match UciMove::from_str(&m.uci).ok()? {
                 UciMove::Normal { from, to, .. } => (from, to),
@@ -114,6 +118,7 @@ impl Story {
             t: incident.t,
             touches,
             played,
+            fen: before(referee.start(), moves, incident.ply),
         }
     }
 
@@ -122,6 +127,21 @@ impl Story {
         let first = self.touches.iter().map(|t| t.t).fold(self.t, f64::min);
         first - LEAD_SECONDS
     }
+}
+
+/// The position before `ply`, from `start` through the record `moves`.
+fn before(start: &Chess, moves: &[MoveRecord], ply: u32) -> String {
+    let mut pos = start.clone();
+    for m in moves.iter().filter(|m| m.ply < ply) {
+        let played = UciMove::from_str(&m.uci)
+            .ok()
+            .and_then(|uci| uci.to_move(&pos).ok());
+        match played.and_then(|mv| pos.clone().play(mv).ok()) {
+            Some(next) => pos = next,
+            None => break,
+        }
+    }
+    Fen::from_position(&pos, EnPassantMode::Legal).to_string()
 }
 
 /// A clip cut: its frames as JPEG, and its manifest.
@@ -135,6 +155,8 @@ pub struct Clip {
 #[derive(Debug, Clone, Serialize)]
 pub struct Manifest {
     pub incident: String,
+    /// The position before the incident's ply (FEN).
+    pub fen: String,
     /// Frames a second the clip was kept at (at most the camera's).
     pub fps: f64,
     pub width: i32,
@@ -217,6 +239,7 @@ pub fn cut(ring: &FrameRing, story: &Story, prefix: &str) -> Result<Option<Clip>
     }
     let manifest = Manifest {
         incident: story.incident.clone(),
+        fen: story.fen.clone(),
         fps: rate(&chosen),
         width: size.0,
         height: size.1,

@@ -33,5 +33,5 @@ pub use event::{Action, Event, event_log_text, parse_event_log};
 pub use obligation::{Obligation, Touch};
 pub use referee::{ArbitrateError, Referee, Update, arbitrate_log};
 pub use verdict::{
-    ARTICLES, Article, Claim, Incident, IncidentKind, MoveRecord, Side, Verdict, article,
+    ARTICLES, Article, Claim, Incident, IncidentKind, MoveRecord, Side, Verdict, article, law,
 };

@@ -130,6 +130,11 @@ impl Referee {
         self.table.board()
     }
 
+    /// The position the game started from.
+    pub fn start(&self) -> &Chess {
+        &self.start
+    }
+
     pub fn moves(&self) -> &[MoveRecord] {
         &self.moves
     }

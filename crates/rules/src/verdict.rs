@@ -118,6 +118,43 @@ pub const ARTICLES: [Article; 13] = [
     "8.1",
 ];
 
+/// What an article asks of the players, in a sentence (rules.md), for
+/// the arbiter's panel and the incident report.
+pub fn law(article: &str) -> &'static str {
+    match article {
+        "4.0" => "Touching pieces while the opponent has the move is forbidden.",
+        "4.1" => "Each move is played with one hand only.",
+        "4.2" => {
+            "Only the player having the move may adjust pieces, after first announcing it (\"j'adoube\")."
+        }
+        "4.3a" => {
+            "A player who deliberately touches own pieces must move the first touched piece that can be moved."
+        }
+        "4.3b" => {
+            "Touching opponent's pieces obliges capturing the first touched piece that can be captured."
+        }
+        "4.3c" => {
+            "Touching a piece of each colour obliges capturing the opponent's piece with the own piece."
+        }
+        "4.4a" => "Touching the king and then a rook obliges castling on that side if legal.",
+        "4.4b" => {
+            "Touching a rook first and then the king: castling on that side is not allowed on this move."
+        }
+        "4.4c" => {
+            "Castling intended but illegal on that side: another legal king move must be made."
+        }
+        "4.4d" => "The promotion piece is final once it has touched the promotion square.",
+        "4.7" => {
+            "A piece released on a square as a legal move cannot then be moved to another square on this move."
+        }
+        "7.5" => "An illegal move completed (clock pressed) is penalised by the arbiter.",
+        "8.1" => {
+            "The record no longer explains the board: moves are missing or misread; restore them from the scoresheets (a correction)."
+        }
+        _ => "",
+    }
+}
+
 /// The article a stored name stands for.
 pub fn article(name: &str) -> Option<Article> {
     ARTICLES.into_iter().find(|a| *a == name)
@@ -189,4 +226,17 @@ pub struct Verdict {
     /// The physical events refereed (from the log, or those the chain saw).
     pub events: Vec<Event>,
     pub stats: serde_json::Map<String, serde_json::Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_article_says_what_it_asks() {
+        for article in ARTICLES {
+            assert!(law(article).ends_with('.'), "{article}");
+        }
+        assert_eq!(law("9.9"), "");
+    }
 }

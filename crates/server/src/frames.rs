@@ -1,8 +1,6 @@
 //! Frames off the wire: decoded with OpenCV and checked (a frame that is
 //! not a whole picture of the board's size is refused with the reason), and
-//! the last few kept as JPEG for the evidence of an incident.
-
-use std::collections::VecDeque;
+//! encoded as JPEG where they came otherwise, for evidence.
 
 use opencv::core::{Mat, Vector};
 use opencv::imgcodecs;
@@ -11,15 +9,6 @@ use referee_proto as pb;
 
 /// The largest side a frame may have, in pixels.
 pub const MAX_SIDE: u32 = 4096;
-
-/// How many recent frames are kept for evidence …
-const KEPT: usize = 16;
-
-/// … at least this far apart (s) but for the newest: about four seconds.
-const SPACING: f64 = 0.25;
-
-/// How long before an incident its "before" frame was taken (s).
-const BEFORE: f64 = 0.5;
 
 /// Decodes one frame; `size` is the width and height the board's earlier
 /// frames had.
@@ -92,56 +81,6 @@ pub fn to_jpeg(image: &Mat) -> Result<Vec<u8>, String> {
     Ok(out.to_vec())
 }
 
-/// The last frames of a board, as JPEG, with their times.
-#[derive(Debug, Default)]
-pub struct Recent {
-    frames: VecDeque<(f64, Vec<u8>)>,
-}
-
-impl Recent {
-    /// Keeps a frame (the sender's JPEG as it came, other pictures encoded).
-    pub fn keep(&mut self, frame: &pb::Frame, image: &Mat) {
-        let jpeg = match &frame.image {
-            Some(pb::frame::Image::Jpeg(bytes)) => bytes.clone(),
-            _ => match to_jpeg(image) {
-                Ok(jpeg) => jpeg,
-                Err(_) => return,
-            },
-        };
-        let len = self.frames.len();
-        if len >= 2 && frame.t - self.frames[len - 2].0 < SPACING {
-            // The newest stays the newest; older ones stay spaced.
-            self.frames.pop_back();
-        }
-        if self.frames.len() == KEPT {
-            self.frames.pop_front();
-        }
-        self.frames.push_back((frame.t, jpeg));
-    }
-
-    /// The evidence of something at `t`: a frame from before it, the one
-    /// nearest to it and the latest one, each once.
-    pub fn around(&self, t: f64) -> Vec<&[u8]> {
-        let before = self
-            .frames
-            .iter()
-            .rposition(|f| f.0 <= t - BEFORE)
-            .or((!self.frames.is_empty()).then_some(0));
-        let nearest = (0..self.frames.len()).min_by(|&a, &b| {
-            (self.frames[a].0 - t)
-                .abs()
-                .total_cmp(&(self.frames[b].0 - t).abs())
-        });
-        let latest = self.frames.len().checked_sub(1);
-        let mut picked: Vec<usize> = [before, nearest, latest].into_iter().flatten().collect();
-        picked.dedup();
-        picked
-            .into_iter()
-            .map(|k| self.frames[k].1.as_slice())
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use opencv::core::{CV_8UC3, Scalar};
@@ -202,27 +141,5 @@ mod tests {
         let image = decode(&frame, None).expect("decodes");
         let px = image.at_2d::<opencv::core::Vec3b>(1, 1).expect("pixel");
         assert_eq!(px.0, [1, 2, 3]);
-    }
-
-    #[test]
-    fn evidence_is_a_frame_before_the_one_at_and_the_latest() {
-        let mut recent = Recent::default();
-        for k in 0..100u8 {
-            let frame = jpeg_frame(vec![0xff, 0xd8, k, 0xff, 0xd9]);
-            let frame = pb::Frame {
-                t: f64::from(k) * 0.05,
-                ..frame
-            };
-            recent.keep(&frame, &picture());
-        }
-        // Frames every 0.25 s or more, the newest at 4.95 s.
-        let picked: Vec<u8> = recent.around(4.0).iter().map(|j| j[2]).collect();
-        assert_eq!(picked.len(), 3, "{picked:?}");
-        assert!(f64::from(picked[0]) * 0.05 <= 3.5, "{picked:?}");
-        assert!(
-            (f64::from(picked[1]) * 0.05 - 4.0).abs() <= 0.25,
-            "{picked:?}"
-        );
-        assert_eq!(picked[2], 99);
     }
 }

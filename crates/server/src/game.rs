@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use opencv::core::Mat;
 use opencv::prelude::*;
+use referee_evidence::{self as evidence, Clip, FrameRing, Sighting, Story};
 use referee_proto as pb;
 use referee_proto::update::What;
 use referee_rules::pgn::{Tags, write_pgn};
@@ -22,7 +23,7 @@ use tokio::sync::broadcast;
 
 use crate::convert;
 use crate::error::{Decision, GameError, GameStatus};
-use crate::frames::{self, Recent};
+use crate::frames;
 use crate::store::Store;
 
 /// How many updates a slow watcher may fall behind before it reads the store.
@@ -144,7 +145,8 @@ pub struct GameState {
     termination: String,
     /// The width and height of the board's frames, from the first one.
     frame_size: Option<(i32, i32)>,
-    recent: Recent,
+    /// The board's recent frames, for the evidence of its incidents.
+    recent: FrameRing,
     /// How many announced events waiting for their place the store keeps.
     waiting_kept: u32,
 }
@@ -186,21 +188,24 @@ fn tags_of(game: &pb::Game) -> Tags {
 
 /// Today's date (UTC) as PGN writes it, YYYY.MM.DD.
 pub fn today() -> String {
-    date_of_day((now() / 86_400.0).floor() as i64)
+    pgn_date(now())
 }
 
-/// The date of a day counted from 1970-01-01 (Howard Hinnant's civil-from-days).
-fn date_of_day(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
+/// The day of `seconds` since the epoch (UTC), as PGN writes it.
+fn pgn_date(seconds: f64) -> String {
+    let format = time::macros::format_description!("[year].[month].[day]");
+    utc(seconds).format(&format).unwrap_or_default()
+}
+
+/// A moment as people read it, to the minute, in UTC.
+pub fn moment(seconds: f64) -> String {
+    let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+    utc(seconds).format(&format).unwrap_or_default()
+}
+
+fn utc(seconds: f64) -> time::OffsetDateTime {
+    time::OffsetDateTime::from_unix_timestamp(seconds.floor() as i64)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH)
 }
 
 /// Seconds since the epoch.
@@ -247,7 +252,7 @@ impl GameState {
             corrections: Vec::new(),
             termination: String::new(),
             frame_size: None,
-            recent: Recent::default(),
+            recent: FrameRing::default(),
             waiting_kept: 0,
         })
     }
@@ -339,11 +344,14 @@ impl GameState {
             }
         };
         self.frame_size = Some((image.cols(), image.rows()));
-        self.recent.keep(frame, &image);
         let seen = self.watch_frame(&image, frame.t)?;
         let stages = self.watch.times;
+        self.keep_frame(frame, &image);
+        let moved = seen.updates.iter().any(|u| matches!(u, Update::Move(_)));
+        let updates = self.record(store, seen)?;
+        self.recent.follow_turn(self.watch.first_contact(), moved);
         Ok(Looked {
-            updates: self.record(store, seen)?,
+            updates,
             readable: true,
             times: [
                 decode,
@@ -353,6 +361,27 @@ impl GameState {
                 stages.rules,
             ],
         })
+    }
+
+    /// Keeps the frame for evidence (the sender's JPEG as it came, other
+    /// pictures encoded), with what the chain saw on it.
+    fn keep_frame(&mut self, frame: &pb::Frame, image: &Mat) {
+        if !self.recent.wants(frame.t) {
+            return;
+        }
+        let jpeg = match &frame.image {
+            Some(pb::frame::Image::Jpeg(bytes)) => bytes.clone(),
+            _ => match frames::to_jpeg(image) {
+                Ok(jpeg) => jpeg,
+                Err(_) => return,
+            },
+        };
+        self.recent.keep(Sighting {
+            t: frame.t,
+            jpeg: jpeg.into(),
+            glance: self.watch.glance(),
+            board: self.watch.view(),
+        });
     }
 
     fn watch_frame(&mut self, image: &Mat, t: f64) -> Result<Seen, GameError> {
@@ -419,7 +448,7 @@ impl GameState {
         };
         let stored = self.record(store, seen)?;
         self.watch.release();
-        self.recent = Recent::default();
+        self.recent.clear();
         self.frame_size = None;
         Ok(stored)
     }
@@ -474,24 +503,74 @@ impl GameState {
             let path = store.keep_evidence(&format!("{id}-{}.jpg", k + 1), jpeg)?;
             raised.evidence.push(path);
         }
+        raised.clip = self.keep_clip(store, incident, &id)?;
         Ok(raised)
     }
 
-    /// Incidents with their latest decision.
+    /// The incident's clip kept (its frames, then its manifest); the
+    /// manifest's path, or nothing when no frame of it was kept or it
+    /// could not be drawn (the incident is raised all the same).
+    fn keep_clip(
+        &self,
+        store: &dyn Store,
+        incident: &Incident,
+        id: &str,
+    ) -> Result<String, GameError> {
+        let story = Story::of(incident, id, self.watch.referee());
+        let prefix = format!("{id}-clip");
+        let clip = match evidence::cut(&self.recent, &story, &prefix) {
+            Ok(Some(clip)) => clip,
+            Ok(None) => return Ok(String::new()),
+            Err(e) => {
+                tracing::warn!(incident = id, "no clip: {e}");
+                return Ok(String::new());
+            }
+        };
+        for (name, jpeg) in clip.files() {
+            store.keep_evidence(name, jpeg)?;
+        }
+        Ok(store.keep_evidence(&Clip::manifest_name(&prefix), &clip.manifest_json())?)
+    }
+
+    /// Incidents with their latest decision, and whether the opponent may
+    /// still claim each (art. 4.8: the right lapses once the claimant
+    /// touches a piece to move it, after the incident was raised).
     pub fn incidents(&self) -> Vec<pb::Incident> {
         self.incidents
             .iter()
-            .map(|i| match self.decisions.get(&i.id) {
-                Some(d) => pb::Incident {
-                    decision: d.decision.clone(),
-                    decided_by: d.decided_by.clone(),
-                    note: d.note.clone(),
-                    decided_at: d.decided_at,
-                    ..i.clone()
-                },
-                None => i.clone(),
+            .map(|i| {
+                let claimable = self.still_claimable(i);
+                match self.decisions.get(&i.id) {
+                    Some(d) => pb::Incident {
+                        decision: d.decision.clone(),
+                        decided_by: d.decided_by.clone(),
+                        note: d.note.clone(),
+                        decided_at: d.decided_at,
+                        claimable,
+                        ..i.clone()
+                    },
+                    None => pb::Incident {
+                        claimable,
+                        ..i.clone()
+                    },
+                }
             })
             .collect()
+    }
+
+    /// Whether the referee still holds `incident` claimable (as raised
+    /// when the referee no longer knows it, after a correction).
+    fn still_claimable(&self, incident: &pb::Incident) -> bool {
+        self.watch
+            .referee()
+            .incidents()
+            .iter()
+            .find(|r| {
+                r.ply == incident.ply
+                    && r.kind.name() == incident.kind
+                    && (r.t - incident.t).abs() < 1e-6
+            })
+            .map_or(incident.claimable, |r| r.claimable)
     }
 
     pub fn has_incident(&self, id: &str) -> bool {
@@ -608,8 +687,12 @@ mod tests {
 
     #[test]
     fn days_are_dated_as_the_calendar_says() {
-        assert_eq!(date_of_day(0), "1970.01.01");
-        assert_eq!(date_of_day(11_016), "2000.02.29");
-        assert_eq!(date_of_day(20_787), "2026.11.30");
+        assert_eq!(pgn_date(0.0), "1970.01.01");
+        assert_eq!(pgn_date(11_016.0 * 86_400.0), "2000.02.29");
+        assert_eq!(pgn_date(20_787.0 * 86_400.0 + 86_399.5), "2026.11.30");
+        assert_eq!(
+            moment(20_787.0 * 86_400.0 + 3_725.0),
+            "2026-11-30 01:02 UTC"
+        );
     }
 }

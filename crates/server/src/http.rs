@@ -1,6 +1,7 @@
 //! The service's web face (`referee serve --http ADDR`): the arbiter's
 //! panel, the streamers' overlay, PGN feeds for broadcast sites, the JSON
-//! and live updates the pages use, evidence pictures, and `/metrics`.
+//! and live updates the pages use, evidence (pictures, clips and each
+//! incident's printable report), and `/metrics`.
 //! Every asset is served from the binary; nothing comes from elsewhere.
 //!
 //! Reading needs a viewer (a bearer header, or `?token=` where a page
@@ -34,6 +35,7 @@ const PANEL: &str = include_str!("../web/panel.html");
 const OVERLAY: &str = include_str!("../web/overlay.html");
 const BOARD_JS: &str = include_str!("../web/board.js");
 const PANEL_JS: &str = include_str!("../web/panel.js");
+const CLIP_JS: &str = include_str!("../web/clip.js");
 const OVERLAY_JS: &str = include_str!("../web/overlay.js");
 const STYLE: &str = include_str!("../web/style.css");
 
@@ -49,6 +51,10 @@ pub fn router(service: Shared) -> Router {
         .route(
             "/assets/panel.js",
             get(|| async { asset(PANEL_JS, "text/javascript") }),
+        )
+        .route(
+            "/assets/clip.js",
+            get(|| async { asset(CLIP_JS, "text/javascript") }),
         )
         .route(
             "/assets/overlay.js",
@@ -67,6 +73,7 @@ pub fn router(service: Shared) -> Router {
         .route("/games/{file}", get(game_pgn))
         .route("/rounds/{file}", get(round_pgn))
         .route("/evidence/{folder}/{name}", get(evidence))
+        .route("/incidents/{id}/report", get(report))
         .route("/metrics", get(metrics))
         .with_state(service)
 }
@@ -318,7 +325,31 @@ async fn evidence(
     let service = &who.service;
     who.needs(Need::Viewer)?;
     let bytes = service.evidence(&format!("{folder}/{name}"))?;
-    Ok(([(header::CONTENT_TYPE, "image/jpeg")], bytes).into_response())
+    // Frames are JPEG; a clip's manifest is JSON.
+    let kind = if name.ends_with(".json") {
+        "application/json"
+    } else {
+        "image/jpeg"
+    };
+    Ok(([(header::CONTENT_TYPE, kind)], bytes).into_response())
+}
+
+/// An incident's report, a page that prints (its pictures fetched with
+/// the token the page was opened with).
+async fn report(who: Caller, Path(id): Path<String>) -> Result<Response, Refused> {
+    who.needs(Need::Viewer)?;
+    let (verdict, incident, clip) = who.service.incident_report(&id)?;
+    let token = who.token.as_deref().map_or(String::new(), |t| {
+        let t: String = form_urlencoded::byte_serialize(t.as_bytes()).collect();
+        format!("?token={t}")
+    });
+    Ok(Html(crate::report::page(
+        &verdict,
+        &incident,
+        clip.as_ref(),
+        &token,
+    ))
+    .into_response())
 }
 
 async fn metrics(who: Caller) -> Result<Response, Refused> {

@@ -38,10 +38,14 @@ pub fn incident_json(i: &pb::Incident) -> Value {
     let mut value = json!({
         "id": i.id, "ply": i.ply, "side": side_name(i.side), "kind": i.kind, "article": i.article,
         "squares": i.squares, "t": to_millisecond(i.t), "claimable": i.claimable, "detail": i.detail,
+        "law": referee_rules::law(&i.article),
         "evidence": i.evidence,
         "touches": i.touches.iter().map(|t| json!({"square": t.square, "piece": t.piece, "t": to_millisecond(t.t)})).collect::<Vec<_>>(),
         "played": i.played,
     });
+    if !i.clip.is_empty() {
+        value["clip"] = json!(i.clip);
+    }
     if !i.decision.is_empty() {
         value["decision"] = json!(i.decision);
         value["decided_by"] = json!(i.decided_by);

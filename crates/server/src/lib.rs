@@ -6,8 +6,10 @@
 //!   at a time and refereed on a worker pool.
 //! - [`game`]: one game held: its chain, log, decisions and corrections.
 //! - [`store`]: the store trait; [`sqlite`]: the embedded SQLite store.
-//! - [`frames`]: frames decoded and checked; evidence kept.
-//! - [`http`]: the arbiter's panel, the overlay, PGN feeds, `/metrics`.
+//! - [`frames`]: frames decoded and checked (each incident's stills and
+//!   clip are cut by `referee-evidence`).
+//! - [`http`]: the arbiter's panel, the overlay, PGN feeds, `/metrics`;
+//!   [`report`]: an incident's printable report.
 //! - [`auth`]: tokens and roles (`--auth FILE`).
 //! - [`convert`]: the rules engine's records in the API's terms; [`json`]:
 //!   the records as JSON (contracts.md §2).
@@ -21,6 +23,7 @@ pub mod http;
 pub mod json;
 pub mod metrics;
 pub mod pace;
+pub mod report;
 pub mod service;
 pub mod sqlite;
 pub mod store;

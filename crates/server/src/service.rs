@@ -226,6 +226,36 @@ impl RefereeService {
         Ok(game.verdict())
     }
 
+    /// What an incident's report shows: its game's verdict, the incident
+    /// with its latest decision, and its clip's manifest when one is kept.
+    pub fn incident_report(
+        &self,
+        incident_id: &str,
+    ) -> Result<(pb::Verdict, pb::Incident, Option<serde_json::Value>), Status> {
+        let unknown = || Status::not_found(format!("no incident {}", shown(incident_id)));
+        let game = self
+            .games()
+            .into_iter()
+            .find(|g| g.lock().has_incident(incident_id))
+            .ok_or_else(unknown)?;
+        let verdict = game.verdict();
+        let incident = verdict
+            .incidents
+            .iter()
+            .find(|i| i.id == incident_id)
+            .cloned()
+            .ok_or_else(unknown)?;
+        let manifest = if incident.clip.is_empty() {
+            None
+        } else {
+            let bytes = self.evidence(&incident.clip)?;
+            Some(serde_json::from_slice(&bytes).map_err(|e| {
+                Status::internal(format!("the clip of {}: {e}", shown(incident_id)))
+            })?)
+        };
+        Ok((verdict, incident, manifest))
+    }
+
     /// An evidence picture the store keeps, by the path an incident cites.
     pub fn evidence(&self, path: &str) -> Result<Vec<u8>, Status> {
         self.chains

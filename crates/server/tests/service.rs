@@ -138,6 +138,20 @@ async fn a_streamed_game_is_recorded_and_a_viewer_resumes_where_it_left() {
         let bytes = std::fs::read(dir.path().join(path)).expect("evidence file");
         assert!(bytes.starts_with(&[0xff, 0xd8]), "{path} is a JPEG");
     }
+    // Its clip, kept in the store beside the stills: the touch of g8 marked.
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join(&incident.clip)).expect("clip"))
+            .expect("the clip's manifest is JSON");
+    let frames = manifest["frames"].as_array().expect("frames");
+    assert!(frames.len() >= 10, "{manifest}");
+    let folder = dir.path().join(&incident.clip);
+    let folder = folder.parent().expect("folder");
+    for frame in frames {
+        let jpeg = std::fs::read(folder.join(frame["file"].as_str().expect("file")))
+            .expect("a clip's frame kept");
+        assert!(jpeg.starts_with(&[0xff, 0xd8]));
+    }
+    assert_eq!(manifest["touches"][0]["square"], "g8", "{manifest}");
     assert!(verdict.pgn.contains("release_final"), "{}", verdict.pgn);
 
     // Everything stored, from the start, in order; then from seq 5 on.

@@ -55,3 +55,36 @@ function tokenQuery() {
   const token = localStorage.getItem("referee-token") || new URLSearchParams(location.search).get("token");
   return token ? "?token=" + encodeURIComponent(token) : "";
 }
+
+/** Numbers the touched squares on a board `drawBoard` drew, in the order
+ * the Laws weigh them: `touches` as [{square, order}]. */
+function numberTouches(svg, touches) {
+  const ns = "http://www.w3.org/2000/svg";
+  for (const touch of touches) {
+    const f = "abcdefgh".indexOf(touch.square[0]);
+    const r = 8 - Number(touch.square[1]);
+    const ring = document.createElementNS(ns, "rect");
+    ring.setAttribute("x", f + 0.04);
+    ring.setAttribute("y", r + 0.04);
+    ring.setAttribute("width", 0.92);
+    ring.setAttribute("height", 0.92);
+    ring.setAttribute("class", touch.order === 1 ? "touched first" : "touched");
+    svg.appendChild(ring);
+    const badge = document.createElementNS(ns, "circle");
+    badge.setAttribute("cx", f + 0.22);
+    badge.setAttribute("cy", r + 0.22);
+    badge.setAttribute("r", 0.2);
+    badge.setAttribute("class", touch.order === 1 ? "badge first" : "badge");
+    svg.appendChild(badge);
+    const number = document.createElementNS(ns, "text");
+    number.setAttribute("x", f + 0.22);
+    number.setAttribute("y", r + 0.3);
+    number.setAttribute("text-anchor", "middle");
+    number.setAttribute("font-size", "0.26");
+    number.setAttribute("class", "touch-number");
+    number.setAttribute("data-square", touch.square);
+    number.textContent = String(touch.order);
+    svg.appendChild(number);
+  }
+  return svg;
+}

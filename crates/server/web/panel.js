@@ -3,22 +3,6 @@
 // of decisions. Live through the service's server-sent events.
 "use strict";
 
-const ARTICLES = {
-  "4.0": "Touching pieces while the opponent has the move is forbidden.",
-  "4.1": "Each move is played with one hand only.",
-  "4.2": "Only the player having the move may adjust pieces, after first announcing it (\"j'adoube\").",
-  "4.3a": "A player who deliberately touches own pieces must move the first touched piece that can be moved.",
-  "4.3b": "Touching opponent's pieces obliges capturing the first touched piece that can be captured.",
-  "4.3c": "Touching a piece of each colour obliges capturing the opponent's piece with the own piece.",
-  "4.4a": "Touching the king and then a rook obliges castling on that side if legal.",
-  "4.4b": "Touching a rook first and then the king: castling on that side is not allowed on this move.",
-  "4.4c": "Castling intended but illegal on that side: another legal king move must be made.",
-  "4.4d": "The promotion piece is final once it has touched the promotion square.",
-  "4.7": "A piece released on a square as a legal move cannot then be moved to another square on this move.",
-  "7.5": "An illegal move completed (clock pressed) is penalised by the arbiter.",
-  "8.1": "The record no longer explains the board: moves are missing or misread; restore them from the scoresheets (a correction).",
-};
-
 const games = new Map(); // id -> verdict JSON
 const sources = new Map(); // id -> EventSource
 // What the arbiter is typing and what was refused survive a redraw.
@@ -122,17 +106,28 @@ function renderBoards() {
   }
 }
 
+/** Whether the opponent may still claim (art. 4.8), in words. */
+function claimWindow(i) {
+  if (i.kind === "record_gap") return "Not a player's doing: the record is to be restored from the scoresheets.";
+  const claimant = i.side === "white" ? "Black" : "White";
+  return i.claimable
+    ? `Claim window open: ${claimant} may still claim; the right lapses once ${claimant} touches a piece to move it (art. 4.8).`
+    : `Claim window closed: ${claimant} has touched a piece to move since (art. 4.8); the arbiter may still act on it.`;
+}
+
 function incidentCard(i) {
   const decided = Boolean(i.decision);
   const card = el("div", { class: decided ? "incident decided" : "incident", "data-incident": i.id },
     el("div", { class: "kind" }, `${i.kind.replaceAll("_", " ")} (art. ${i.article}) by ${i.side}, ply ${i.ply}, at ${i.t.toFixed(1)} s`),
-    el("div", { class: "detail" }, i.detail),
-    el("div", { class: "article" }, `Art. ${i.article}: ${ARTICLES[i.article] || ""}`));
+    el("div", { class: "detail" }, "What happened: " + i.detail),
+    el("div", { class: "article" }, `Art. ${i.article}: ${i.law || ""}`));
   if (i.touches && i.touches.length) {
     card.append(el("div", { class: "touches" },
       "Touches in order: " + i.touches.map((t) => `${t.piece.toUpperCase()}${t.square} at ${t.t.toFixed(1)} s`).join(", ")));
   }
   if (i.played) card.append(el("div", { class: "played" }, "Move played: " + i.played));
+  card.append(el("div", { class: "claim" }, claimWindow(i)));
+  if (i.clip) card.append(clipPlayer(i));
   const pictures = el("div", { class: "evidence" });
   const paths = i.evidence || [];
   const captions = paths.length === 3 ? ["before", "at the incident", "latest"] : paths.map(() => "");
@@ -142,6 +137,8 @@ function incidentCard(i) {
       el("figcaption", {}, captions[k])));
   });
   card.append(pictures);
+  card.append(el("a", { class: "report", href: `/incidents/${encodeURIComponent(i.id)}/report${tokenQuery()}`, target: "_blank" },
+    "Printable report"));
   if (decided) {
     card.append(el("div", { class: "outcome" }, `${i.decision} by ${i.decided_by}${i.note ? ": " + i.note : ""}`));
     return card;
