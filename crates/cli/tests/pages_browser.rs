@@ -171,7 +171,7 @@ async fn clip_plays(panel: &chromiumoxide::Page) {
     );
     let shown = number(
         panel,
-        &format!("Number(document.querySelectorAll('.clip-marks .mark')[0].dataset.frame)"),
+        "Number(document.querySelectorAll('.clip-marks .mark')[0].dataset.frame)",
     )
     .await;
     assert_eq!(shown, mark, "the touch's mark on the time line");
