@@ -21,6 +21,9 @@ pub struct Clips {
     ring: FrameRing,
     /// The manifest of each incident's clip, by the incident's id.
     written: HashMap<String, PathBuf>,
+    /// The most bytes the ring held, and each clip's bytes and frames.
+    ring_peak: usize,
+    sizes: Vec<(usize, usize)>,
 }
 
 impl Clips {
@@ -31,6 +34,8 @@ impl Clips {
             dir: dir.to_path_buf(),
             ring: FrameRing::default(),
             written: HashMap::new(),
+            ring_peak: 0,
+            sizes: Vec::new(),
         })
     }
 
@@ -48,6 +53,7 @@ impl Clips {
                 glance: watch.glance(),
                 board: watch.view(),
             });
+            self.ring_peak = self.ring_peak.max(self.ring.bytes());
         }
         let mut moved = false;
         for update in &seen.updates {
@@ -57,6 +63,8 @@ impl Clips {
                     let prefix = format!("{}-clip", incident.id);
                     if let Some(clip) = cut(&self.ring, &story, &prefix)? {
                         let path = self.write(&clip, &prefix)?;
+                        self.sizes
+                            .push((clip.manifest.bytes, clip.manifest.frames.len()));
                         self.written.insert(incident.id.clone(), path);
                     }
                 }
@@ -79,6 +87,18 @@ impl Clips {
             write(name, jpeg)?;
         }
         write(&Clip::manifest_name(prefix), &clip.manifest_json())
+    }
+
+    /// What the evidence cost, for the verdict's stats: the ring's peak
+    /// bytes, and the clips' count, largest size and most frames.
+    pub fn figures(&self) -> serde_json::Value {
+        serde_json::json!({
+            "ring_peak_bytes": self.ring_peak,
+            "clips": self.sizes.len(),
+            "clip_bytes_max": self.sizes.iter().map(|s| s.0).max().unwrap_or(0),
+            "clip_bytes_total": self.sizes.iter().map(|s| s.0).sum::<usize>(),
+            "clip_frames_max": self.sizes.iter().map(|s| s.1).max().unwrap_or(0),
+        })
     }
 
     /// Where the clip of incident `id` was written, if one was.

@@ -271,6 +271,7 @@ pub fn replay(args: &Args, outside: Vec<Event>, progress: bool) -> Result<Verdic
         for incident in &mut verdict.incidents {
             incident.clip = clips.of(&incident.id).map(|p| p.display().to_string());
         }
+        verdict.stats.insert("evidence".into(), clips.figures());
     }
     let seconds = started.elapsed().as_secs_f64();
     let stats = &mut verdict.stats;

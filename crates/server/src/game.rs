@@ -573,6 +573,11 @@ impl GameState {
             .map_or(incident.claimable, |r| r.claimable)
     }
 
+    /// Bytes of recent frames kept for evidence.
+    pub fn evidence_bytes(&self) -> usize {
+        self.recent.bytes()
+    }
+
     pub fn has_incident(&self, id: &str) -> bool {
         self.incidents.iter().any(|i| i.id == id)
     }

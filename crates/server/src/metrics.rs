@@ -1,7 +1,7 @@
 //! The service's figures for `/metrics`, in Prometheus text: each board's
-//! frames and the rate it is refereed at, the even rate's stride, incidents
-//! by kind, models missing, and histograms of how long each stage of the
-//! chain takes over every board.
+//! frames, the rate it is refereed at and the bytes its evidence ring
+//! holds, the even rate's stride, incidents by kind, models missing, and
+//! histograms of how long each stage of the chain takes over every board.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -16,6 +16,8 @@ pub struct Board {
     pub frames: pb::FrameStats,
     /// A camera streams now.
     pub streaming: bool,
+    /// Bytes of JPEG its ring of recent frames holds for evidence.
+    pub evidence_bytes: usize,
 }
 
 /// Everything `/metrics` shows.
@@ -90,6 +92,20 @@ impl Figures<'_> {
                 out,
                 "{name}{{board=\"{}\"}} {}",
                 board.board, board.frames.refereed_fps
+            );
+        }
+        let name = "referee_board_evidence_bytes";
+        header(
+            &mut out,
+            name,
+            "Bytes of recent frames each board keeps for its incidents' clips (bounded by the ring).",
+            "gauge",
+        );
+        for board in &self.boards {
+            let _ = writeln!(
+                out,
+                "{name}{{board=\"{}\"}} {}",
+                board.board, board.evidence_bytes
             );
         }
         let active = self.boards.iter().filter(|b| b.streaming).count();

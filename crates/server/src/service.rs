@@ -274,6 +274,7 @@ impl RefereeService {
                 board: g.board_id.clone(),
                 frames: g.frames.snapshot(),
                 streaming: g.camera.try_lock().is_err(),
+                evidence_bytes: g.lock().evidence_bytes(),
             })
             .collect();
         let mut incidents = std::collections::BTreeMap::<String, u64>::new();
