@@ -3,7 +3,8 @@
 //! viewer resumes from a sequence number; arbiters decide and correct, and
 //! both survive a restart, as does an announcement waiting for its frames;
 //! roles are enforced; damaged frames are skipped and counted; oversized
-//! ones refused.
+//! ones refused; an incident keeps its clip, and its claim lapses once the
+//! claimant touches a piece to move.
 
 mod common;
 
@@ -30,10 +31,16 @@ struct Rendered {
 
 fn rendered() -> &'static Rendered {
     static RENDERED: OnceLock<Rendered> = OnceLock::new();
-    RENDERED.get_or_init(|| {
+    RENDERED.get_or_init(|| render("release_final"))
+}
+
+/// The frames (JPEG) and board corners of a scenario of tests/data/scenarios.
+fn render(name: &str) -> Rendered {
+    {
         let scenario = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/data/scenarios/release_final.scn");
-        let out = std::env::temp_dir().join(format!("referee-server-{}", std::process::id()));
+            .join(format!("../../tests/data/scenarios/{name}.scn"));
+        let out =
+            std::env::temp_dir().join(format!("referee-server-{name}-{}", std::process::id()));
         let done = referee_synth::render_file(&scenario, &out).expect("renders");
         let truth: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&done.truth).expect("truth"))
@@ -55,7 +62,7 @@ fn rendered() -> &'static Rendered {
         }
         let _ = std::fs::remove_dir_all(&out);
         Rendered { frames, corners }
-    })
+    }
 }
 
 fn open(board: &str) -> pb::OpenGameRequest {
@@ -103,6 +110,39 @@ async fn verdict(client: &mut RefereeClient<Channel>, game_id: &str) -> pb::Verd
 
 fn sans(verdict: &pb::Verdict) -> Vec<&str> {
     verdict.moves.iter().map(|m| m.san.as_str()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_lapses_once_the_claimant_touches_a_piece_to_move() {
+    // castling_rook_first: White touches the rook first and castles (4.4b);
+    // Black then touches a piece to move, and White's incident can no
+    // longer be claimed (art. 4.8); Black's own later ones still can.
+    let scene = render("castling_rook_first");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = start(&dir.path().join("referee.db"), Access::LoopbackOnly).await;
+    let mut client = connect(server.addr).await;
+    let game = client
+        .open_game(pb::OpenGameRequest {
+            corners: scene.corners.clone(),
+            ..open("c1")
+        })
+        .await
+        .expect("opens")
+        .into_inner();
+    let frames = scene
+        .frames
+        .iter()
+        .map(|(t, bytes)| jpeg("c1", *t, bytes.clone()))
+        .collect();
+    stream(&mut client, frames).await;
+    let verdict = verdict(&mut client, &game.id).await;
+    let claims: Vec<(&str, bool)> = verdict
+        .incidents
+        .iter()
+        .map(|i| (i.article.as_str(), i.claimable))
+        .collect();
+    assert_eq!(claims, [("4.4b", false), ("4.2", true), ("4.3a", true)]);
+    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
