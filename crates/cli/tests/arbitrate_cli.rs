@@ -99,7 +99,9 @@ fn people_read_moves_incidents_and_pgn() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("1. e4 Nc6"), "{text}");
     assert!(
-        text.contains("touched Ng8 first (it had legal moves), moved Nb8-c6"),
+        text.contains(
+            "touched Ng8 first, and it could move: Ng8 had to be moved; Nb8-c6 was played"
+        ),
         "{text}"
     );
     assert!(text.contains("[White \"Smith\"]"), "{text}");

@@ -232,18 +232,7 @@ impl Board {
             imgproc::get_text_size(&text, imgproc::FONT_HERSHEY_SIMPLEX, size, 1, &mut base)
                 .doing("measuring a touch's number")?;
         let at = Point::new(badge.x - extent.width / 2, badge.y + extent.height / 2);
-        imgproc::put_text(
-            image,
-            &text,
-            at,
-            imgproc::FONT_HERSHEY_SIMPLEX,
-            size,
-            INK,
-            1,
-            LINE_AA,
-            false,
-        )
-        .doing("writing a touch's number")
+        write(image, &text, at, size).doing("writing a touch's number")
     }
 
     /// The fingertip's squares over the trail, joined; the latest dotted.
@@ -310,6 +299,11 @@ fn label(image: &mut Mat, text: &str, at: Point, size: f64) -> Result<()> {
     );
     imgproc::rectangle(image, band, BACKDROP, imgproc::FILLED, imgproc::LINE_8, 0)
         .doing("drawing a caption's band")?;
+    write(image, text, at, size).doing("writing a caption")
+}
+
+/// White text, its baseline starting at `at`.
+fn write(image: &mut Mat, text: &str, at: Point, size: f64) -> opencv::Result<()> {
     imgproc::put_text(
         image,
         text,
@@ -321,5 +315,4 @@ fn label(image: &mut Mat, text: &str, at: Point, size: f64) -> Result<()> {
         LINE_AA,
         false,
     )
-    .doing("writing a caption")
 }

@@ -288,7 +288,7 @@ impl Judgement {
                         "4.3a",
                         vec![piece],
                         format!(
-                            "touched {} first (it had legal moves), moved {played}",
+                            "touched {0} first, and it could move: {0} had to be moved; {played} was played",
                             piece_on(piece.piece, piece.square)
                         ),
                     )
@@ -300,7 +300,7 @@ impl Judgement {
                         "4.3b",
                         vec![target],
                         format!(
-                            "touched the opponent's {} first (it could be captured), moved {played}",
+                            "touched the opponent's {0} first, and it could be captured: {0} had to be taken; {played} was played",
                             piece_on(target.piece, target.square)
                         ),
                     )

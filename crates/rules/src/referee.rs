@@ -926,7 +926,7 @@ mod tests {
         assert_eq!(incident.t, 3.0);
         assert_eq!(
             incident.detail,
-            "touched Ng8 first (it had legal moves), moved Nb8-c6"
+            "touched Ng8 first, and it could move: Ng8 had to be moved; Nb8-c6 was played"
         );
         assert_eq!(
             verdict.fen,
