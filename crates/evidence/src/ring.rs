@@ -43,8 +43,8 @@ pub struct Sighting {
     pub board: Option<(BoardCorners, Orientation)>,
 }
 
-/// The recent frames of one board.
-#[derive(Debug, Default)]
+/// The recent frames of one board (a clone shares the frames' bytes).
+#[derive(Debug, Default, Clone)]
 pub struct FrameRing {
     frames: VecDeque<Sighting>,
     bytes: usize,

@@ -4,8 +4,8 @@
 //! update is written to the store first, then told to watchers.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use opencv::core::Mat;
 use opencv::prelude::*;
@@ -328,7 +328,7 @@ impl GameState {
 
     /// One frame from the camera: decoded, watched, and what it made known
     /// stored. A frame that cannot be read is skipped.
-    pub fn look(&mut self, store: &dyn Store, frame: &pb::Frame) -> Result<Looked, GameError> {
+    pub fn look(&mut self, store: &Arc<dyn Store>, frame: &pb::Frame) -> Result<Looked, GameError> {
         let clock = std::time::Instant::now();
         let decoded = frames::decode(frame, self.frame_size);
         let decode = clock.elapsed().as_secs_f64() * 1e3;
@@ -440,7 +440,7 @@ impl GameState {
     /// The stream ended: a move made and left stands as played, and the
     /// chain lets go of its models and recent frames until a camera streams
     /// again (an event's memory stays that of the boards streaming).
-    pub fn end_of_stream(&mut self, store: &dyn Store) -> Result<Vec<pb::Update>, GameError> {
+    pub fn end_of_stream(&mut self, store: &Arc<dyn Store>) -> Result<Vec<pb::Update>, GameError> {
         let updates = self.watch.finish();
         let seen = Seen {
             updates,
@@ -454,16 +454,23 @@ impl GameState {
     }
 
     /// Numbers, stores and keeps what the chain made known.
-    fn record(&mut self, store: &dyn Store, seen: Seen) -> Result<Vec<pb::Update>, GameError> {
+    fn record(&mut self, store: &Arc<dyn Store>, seen: Seen) -> Result<Vec<pb::Update>, GameError> {
         let mut out = Vec::new();
         let mut ended = false;
+        // Incidents raised by this frame before the one being raised: each
+        // gets its own number (they join `incidents` once all are stored).
+        let mut raised_now = 0;
         for event in &seen.events {
             out.push(self.number(What::Event(convert::event(event))));
         }
         for update in &seen.updates {
             let what = match update {
                 Update::Move(m) => What::Move(convert::move_record(m)),
-                Update::Incident(incident) => What::Incident(self.raise(store, incident)?),
+                Update::Incident(incident) => {
+                    let raised = self.raise(store, incident, raised_now)?;
+                    raised_now += 1;
+                    What::Incident(raised)
+                }
                 Update::End {
                     result,
                     termination,
@@ -479,7 +486,7 @@ impl GameState {
             out.push(self.number(what));
         }
         store.append(&self.game.id, &out)?;
-        self.keep_waiting(store)?;
+        self.keep_waiting(store.as_ref())?;
         if ended {
             store.update_game(&self.game)?;
             // Nothing more is read: the models are let go.
@@ -496,40 +503,72 @@ impl GameState {
     }
 
     /// An incident with its service-wide id and its evidence kept.
-    fn raise(&self, store: &dyn Store, incident: &Incident) -> Result<pb::Incident, GameError> {
-        let id = format!("{}-{}", self.game.id, self.incidents.len() + 1);
+    fn raise(
+        &self,
+        store: &Arc<dyn Store>,
+        incident: &Incident,
+        raised_now: usize,
+    ) -> Result<pb::Incident, GameError> {
+        let id = format!("{}-{}", self.game.id, self.incidents.len() + raised_now + 1);
         let mut raised = convert::incident(&self.game.id, id.clone(), incident);
         for (k, jpeg) in self.recent.around(incident.t).into_iter().enumerate() {
             let path = store.keep_evidence(&format!("{id}-{}.jpg", k + 1), jpeg)?;
             raised.evidence.push(path);
         }
-        raised.clip = self.keep_clip(store, incident, &id)?;
+        raised.clip = self.keep_clip(store, incident, &id);
         Ok(raised)
     }
 
-    /// The incident's clip kept (its frames, then its manifest); the
-    /// manifest's path, or nothing when no frame of it was kept or it
-    /// could not be drawn (the incident is raised all the same).
-    fn keep_clip(
-        &self,
-        store: &dyn Store,
-        incident: &Incident,
-        id: &str,
-    ) -> Result<String, GameError> {
+    /// The path of the incident's clip (its manifest), cut and kept on a
+    /// thread of its own so that the board's frames do not wait for it
+    /// (a few hundred milliseconds): its frames first, its manifest last,
+    /// so that a manifest found has its frames. Nothing when no frame is
+    /// kept; a clip that cannot be drawn is told in the log and left out
+    /// (the incident and its stills are kept all the same).
+    fn keep_clip(&self, store: &Arc<dyn Store>, incident: &Incident, id: &str) -> String {
+        if self.recent.frames().next().is_none() {
+            return String::new();
+        }
         let story = Story::of(incident, id, self.watch.referee());
         let prefix = format!("{id}-clip");
-        let clip = match evidence::cut(&self.recent, &story, &prefix) {
-            Ok(Some(clip)) => clip,
-            Ok(None) => return Ok(String::new()),
+        let manifest = Clip::manifest_name(&prefix);
+        let path = store.evidence_path(&manifest);
+        let (ring, store, incident) = (self.recent.clone(), Arc::clone(store), id.to_string());
+        let cutting = std::thread::Builder::new()
+            .name(format!("clip {id}"))
+            .spawn(move || {
+                let id = incident;
+                let clock = std::time::Instant::now();
+                let kept = evidence::cut(&ring, &story, &prefix)
+                    .map_err(|e| e.to_string())
+                    .and_then(|clip| {
+                        let clip = clip.ok_or("no frame of it kept")?;
+                        for (name, jpeg) in clip.files() {
+                            store.keep_evidence(name, jpeg).map_err(|e| e.to_string())?;
+                        }
+                        store
+                            .keep_evidence(&manifest, &clip.manifest_json())
+                            .map_err(|e| e.to_string())?;
+                        Ok(clip)
+                    });
+                match kept {
+                    Ok(clip) => tracing::info!(
+                        incident = id,
+                        frames = clip.manifest.frames.len(),
+                        bytes = clip.manifest.bytes,
+                        ms = clock.elapsed().as_secs_f64() * 1e3,
+                        "clip kept"
+                    ),
+                    Err(reason) => tracing::warn!(incident = id, "no clip: {reason}"),
+                }
+            });
+        match cutting {
+            Ok(_) => path,
             Err(e) => {
-                tracing::warn!(incident = id, "no clip: {e}");
-                return Ok(String::new());
+                tracing::warn!(incident = id, "no clip: cannot start its thread: {e}");
+                String::new()
             }
-        };
-        for (name, jpeg) in clip.files() {
-            store.keep_evidence(name, jpeg)?;
         }
-        Ok(store.keep_evidence(&Clip::manifest_name(&prefix), &clip.manifest_json())?)
     }
 
     /// Incidents with their latest decision, and whether the opponent may

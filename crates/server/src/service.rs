@@ -227,7 +227,7 @@ impl RefereeService {
     }
 
     /// What an incident's report shows: its game's verdict, the incident
-    /// with its latest decision, and its clip's manifest when one is kept.
+    /// with its latest decision, and its clip's manifest once it is kept.
     pub fn incident_report(
         &self,
         incident_id: &str,
@@ -245,13 +245,16 @@ impl RefereeService {
             .find(|i| i.id == incident_id)
             .cloned()
             .ok_or_else(unknown)?;
-        let manifest = if incident.clip.is_empty() {
-            None
-        } else {
-            let bytes = self.evidence(&incident.clip)?;
-            Some(serde_json::from_slice(&bytes).map_err(|e| {
-                Status::internal(format!("the clip of {}: {e}", shown(incident_id)))
-            })?)
+        // A clip is cited as its incident is raised and kept a moment
+        // later: until then the report goes without it.
+        let manifest = match self.chains.store.evidence(&incident.clip) {
+            Ok(Some(bytes)) if !incident.clip.is_empty() => {
+                Some(serde_json::from_slice(&bytes).map_err(|e| {
+                    Status::internal(format!("the clip of {}: {e}", shown(incident_id)))
+                })?)
+            }
+            Ok(_) => None,
+            Err(e) => return Err(Status::internal(e.to_string())),
         };
         Ok((verdict, incident, manifest))
     }
@@ -630,7 +633,7 @@ async fn run_chain(
         let done = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let started = std::time::Instant::now();
-            let looked = chain.lock().look(shared.store.as_ref(), &frame);
+            let looked = chain.lock().look(&shared.store, &frame);
             shared.pace.worked(started.elapsed());
             looked
         })
@@ -662,8 +665,7 @@ async fn run_chain(
         }
     }
     let (chain, store) = (game.clone(), chains.store.clone());
-    let ended =
-        tokio::task::spawn_blocking(move || chain.lock().end_of_stream(store.as_ref())).await;
+    let ended = tokio::task::spawn_blocking(move || chain.lock().end_of_stream(&store)).await;
     if let Ok(Ok(updates)) = ended {
         game.tell(&updates);
         for update in updates {

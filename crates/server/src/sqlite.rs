@@ -324,6 +324,15 @@ impl Store for SqliteStore {
             .collect()
     }
 
+    fn evidence_path(&self, name: &str) -> String {
+        let folder = self
+            .evidence
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy();
+        format!("{folder}/{name}")
+    }
+
     fn keep_evidence(&self, name: &str, jpeg: &[u8]) -> StoreResult<String> {
         let path = self.evidence.join(name);
         let io = |source| StoreError::Evidence {
@@ -334,12 +343,7 @@ impl Store for SqliteStore {
         let mut file = std::fs::File::create(&path).map_err(io)?;
         file.write_all(jpeg).map_err(io)?;
         file.sync_all().map_err(io)?;
-        let folder = self
-            .evidence
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy();
-        Ok(format!("{folder}/{name}"))
+        Ok(self.evidence_path(name))
     }
 
     fn evidence(&self, path: &str) -> StoreResult<Option<Vec<u8>>> {

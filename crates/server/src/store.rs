@@ -55,8 +55,12 @@ pub trait Store: Send + Sync + std::fmt::Debug + 'static {
     fn keep_waiting(&self, game_id: &str, waiting: &[pb::PhysicalEvent]) -> StoreResult<()>;
     /// The announced events that were waiting when last kept, in order.
     fn waiting(&self, game_id: &str) -> StoreResult<Vec<pb::PhysicalEvent>>;
-    /// Keeps an evidence picture; returns the path to cite, relative to the store.
-    fn keep_evidence(&self, name: &str, jpeg: &[u8]) -> StoreResult<String>;
+    /// Keeps an evidence file (a picture, a clip's manifest); returns the
+    /// path to cite, relative to the store: [`Store::evidence_path`].
+    fn keep_evidence(&self, name: &str, bytes: &[u8]) -> StoreResult<String>;
+    /// The path [`Store::keep_evidence`] gives the file `name`, before it
+    /// is kept (a clip is cited as its incident is stored, and kept after).
+    fn evidence_path(&self, name: &str) -> String;
     /// An evidence picture by the path [`Store::keep_evidence`] gave;
     /// `None` for a path it never gave.
     fn evidence(&self, path: &str) -> StoreResult<Option<Vec<u8>>>;

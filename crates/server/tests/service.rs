@@ -142,6 +142,9 @@ async fn a_claim_lapses_once_the_claimant_touches_a_piece_to_move() {
         .map(|i| (i.article.as_str(), i.claimable))
         .collect();
     assert_eq!(claims, [("4.4b", false), ("4.2", true), ("4.3a", true)]);
+    // The last two were raised by one frame: each has its own id.
+    let ids: Vec<&str> = verdict.incidents.iter().map(|i| i.id.as_str()).collect();
+    assert_eq!(ids, ["c1-1-1", "c1-1-2", "c1-1-3"]);
     server.stop().await;
 }
 
@@ -178,10 +181,15 @@ async fn a_streamed_game_is_recorded_and_a_viewer_resumes_where_it_left() {
         let bytes = std::fs::read(dir.path().join(path)).expect("evidence file");
         assert!(bytes.starts_with(&[0xff, 0xd8]), "{path} is a JPEG");
     }
-    // Its clip, kept in the store beside the stills: the touch of g8 marked.
-    let manifest: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join(&incident.clip)).expect("clip"))
-            .expect("the clip's manifest is JSON");
+    // Its clip, kept in the store beside the stills a moment after the
+    // incident is told: the touch of g8 marked.
+    let kept = dir.path().join(&incident.clip);
+    let started = std::time::Instant::now();
+    while !kept.exists() && started.elapsed() < Duration::from_secs(30) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&kept).expect("clip"))
+        .expect("the clip's manifest is JSON");
     let frames = manifest["frames"].as_array().expect("frames");
     assert!(frames.len() >= 10, "{manifest}");
     let folder = dir.path().join(&incident.clip);

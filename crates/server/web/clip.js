@@ -17,10 +17,16 @@ function clipState(incident) {
   if (state) return state;
   state = { manifest: null, frame: 0, timer: null, show: () => {} };
   clips.set(incident.id, state);
-  fetch(`/evidence/${incident.clip}${tokenQuery()}`)
+  // The clip is kept a moment after its incident is told: ask again until
+  // it is there (a minute at most).
+  const load = (tries) => fetch(`/evidence/${incident.clip}${tokenQuery()}`)
     .then((answer) => (answer.ok ? answer.json() : null))
+    .catch(() => null)
     .then((manifest) => {
-      if (!manifest) return;
+      if (!manifest) {
+        if (tries < 60) setTimeout(() => load(tries + 1), 1000);
+        return;
+      }
       state.manifest = manifest;
       // Preloaded, so that playing does not wait on the network.
       state.images = manifest.frames.map((f) => {
@@ -31,6 +37,7 @@ function clipState(incident) {
       state.frame = manifest.touches.length ? manifest.touches[0].frame : 0;
       state.show();
     });
+  load(0);
   return state;
 }
 
