@@ -171,7 +171,7 @@ pub fn run(args: &Args) -> Result<()> {
 async fn stream_once(args: &Args, source: &mut Source, sent_total: &mut u64) -> Result<Outcome> {
     let mut client = match args.server.connect().await {
         Ok(client) => client,
-        Err(e) => return Ok(Outcome::Broken(format!("{e:#}"))),
+        Err(e) => return Ok(Outcome::Broken(crate::said_once(&e))),
     };
     let corners = args
         .corners

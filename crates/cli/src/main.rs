@@ -103,7 +103,7 @@ fn quiet_opencv() {
 /// often repeat their cause in their own message (`tcp connect error: tcp
 /// connect error: …`), so a run of parts that repeats the run just before
 /// it is left out.
-fn said_once(error: &anyhow::Error) -> String {
+pub(crate) fn said_once(error: &anyhow::Error) -> String {
     let line = format!("{error:#}");
     let mut parts: Vec<&str> = line.split(": ").collect();
     let mut i = 1;
