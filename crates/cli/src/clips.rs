@@ -7,9 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use opencv::core::{Mat, Vector};
-use opencv::imgcodecs;
-use opencv::prelude::*;
+use opencv::core::Mat;
 use referee_evidence::{Clip, FrameRing, Sighting, Story, cut};
 use referee_rules::Update;
 use referee_watch::{BoardWatch, Seen};
@@ -43,13 +41,12 @@ impl Clips {
     /// what it made known: the clips of the incidents it raised.
     pub fn follow(&mut self, watch: &BoardWatch, image: &Mat, t: f64, seen: &Seen) -> Result<()> {
         if self.ring.wants(t) {
-            let mut jpeg = Vector::<u8>::new();
-            let params = Vector::<i32>::from_slice(&[imgcodecs::IMWRITE_JPEG_QUALITY, 85]);
-            imgcodecs::imencode(".jpg", image, &mut jpeg, &params)
-                .context("encoding a frame for the evidence")?;
+            // Encoded as the service encodes frames that came otherwise.
+            let jpeg = referee_server::frames::to_jpeg(image)
+                .map_err(|e| anyhow::anyhow!("encoding a frame for the evidence: {e}"))?;
             self.ring.keep(Sighting {
                 t,
-                jpeg: Arc::from(jpeg.to_vec()),
+                jpeg: Arc::from(jpeg),
                 glance: watch.glance(),
                 board: watch.view(),
             });

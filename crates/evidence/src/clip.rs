@@ -225,14 +225,14 @@ pub fn cut(ring: &FrameRing, story: &Story, prefix: &str) -> Result<Option<Clip>
         .map(|touch| shown_at(&chosen, touch))
         .collect();
     let moved_at = story.played.as_ref().map(|p| nearest(&chosen, p.t));
+    let overlay = Overlay {
+        touches: &story.touches,
+        marks: &marks,
+        played: story.played.as_ref().zip(moved_at),
+    };
     let mut frames = Vec::with_capacity(chosen.len());
     let mut size = (0, 0);
     for k in 0..chosen.len() {
-        let overlay = Overlay {
-            touches: &story.touches,
-            marks: &marks,
-            played: story.played.as_ref().zip(moved_at),
-        };
         let drawn = Frame::decode(chosen[k])?.drawn(&chosen, k, &overlay)?;
         size = drawn.size;
         frames.push(drawn.jpeg);

@@ -369,16 +369,17 @@ impl GameState {
         if !self.recent.wants(frame.t) {
             return;
         }
-        let jpeg = match &frame.image {
-            Some(pb::frame::Image::Jpeg(bytes)) => bytes.clone(),
+        // The sender's JPEG copied once into the ring, as it came.
+        let jpeg: Arc<[u8]> = match &frame.image {
+            Some(pb::frame::Image::Jpeg(bytes)) => Arc::from(bytes.as_slice()),
             _ => match frames::to_jpeg(image) {
-                Ok(jpeg) => jpeg,
+                Ok(jpeg) => Arc::from(jpeg),
                 Err(_) => return,
             },
         };
         self.recent.keep(Sighting {
             t: frame.t,
-            jpeg: jpeg.into(),
+            jpeg,
             glance: self.watch.glance(),
             board: self.watch.view(),
         });

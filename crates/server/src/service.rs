@@ -127,6 +127,14 @@ impl RefereeService {
             .ok_or_else(|| Status::not_found(format!("no game {}", shown(id))))
     }
 
+    /// The game an incident belongs to.
+    fn game_of_incident(&self, incident_id: &str) -> Result<Arc<LiveGame>, Status> {
+        self.games()
+            .into_iter()
+            .find(|g| g.lock().has_incident(incident_id))
+            .ok_or_else(|| no_incident(incident_id))
+    }
+
     fn open_on(&self, board: &str) -> Option<Arc<LiveGame>> {
         self.games()
             .into_iter()
@@ -193,11 +201,7 @@ impl RefereeService {
         note: &str,
         arbiter: &Holder,
     ) -> Result<pb::Incident, Status> {
-        let game = self
-            .games()
-            .into_iter()
-            .find(|g| g.lock().has_incident(incident_id))
-            .ok_or_else(|| Status::not_found(format!("no incident {}", shown(incident_id))))?;
+        let game = self.game_of_incident(incident_id)?;
         let (incident, update) = game.lock().decide(
             self.chains.store.as_ref(),
             incident_id,
@@ -232,19 +236,14 @@ impl RefereeService {
         &self,
         incident_id: &str,
     ) -> Result<(pb::Verdict, pb::Incident, Option<serde_json::Value>), Status> {
-        let unknown = || Status::not_found(format!("no incident {}", shown(incident_id)));
-        let game = self
-            .games()
-            .into_iter()
-            .find(|g| g.lock().has_incident(incident_id))
-            .ok_or_else(unknown)?;
+        let game = self.game_of_incident(incident_id)?;
         let verdict = game.verdict();
         let incident = verdict
             .incidents
             .iter()
             .find(|i| i.id == incident_id)
             .cloned()
-            .ok_or_else(unknown)?;
+            .ok_or_else(|| no_incident(incident_id))?;
         // A clip is cited as its incident is raised and kept a moment
         // later: until then the report goes without it.
         let manifest = match self.chains.store.evidence(&incident.clip) {
@@ -295,6 +294,10 @@ impl RefereeService {
         }
         .render()
     }
+}
+
+fn no_incident(id: &str) -> Status {
+    Status::not_found(format!("no incident {}", shown(id)))
 }
 
 #[tonic::async_trait]
