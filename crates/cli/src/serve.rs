@@ -1,19 +1,25 @@
-//! `referee serve [--db PATH] [--grpc ADDR] [--http ADDR] [--auth FILE]`: the service,
-//! until Ctrl-C (or SIGTERM), which stops it cleanly.
+//! `referee serve [--db PATH|URL] [--grpc ADDR] [--http ADDR] [--auth FILE]`: the
+//! service, until Ctrl-C (or SIGTERM), which stops it cleanly. With a
+//! PostgreSQL URL any number of instances share one record and its boards.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
-use referee_server::{Access, Config};
+use referee_server::{Access, Config, Database};
 use referee_watch::HandSource;
 use tokio::net::TcpListener;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The SQLite file of the record (created if missing).
+    /// The record: a SQLite file (created if missing), or a PostgreSQL
+    /// database shared by several instances (postgres://USER@HOST:PORT/DB).
     #[arg(long, default_value = "referee.db")]
-    db: PathBuf,
+    db: String,
+    /// This instance's name among those sharing a PostgreSQL record
+    /// (default: the host, the gRPC port and the process id).
+    #[arg(long)]
+    instance: Option<String>,
     /// Where the gRPC API listens (port 0: any free port, printed).
     #[arg(long, default_value = "127.0.0.1:50051")]
     grpc: SocketAddr,
@@ -43,7 +49,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let mut config = Config::new(args.db.clone());
+    let mut config = Config::new(Database::parse(&args.db));
     config.not_seen = referee_watch::missing_models(HandSource::Auto)
         .iter()
         .map(ToString::to_string)
@@ -67,6 +73,16 @@ pub fn run(args: &Args) -> Result<()> {
             .await
             .with_context(|| format!("--grpc {}: cannot listen", args.grpc))?;
         let addr = listener.local_addr()?;
+        if let Database::Postgres(_) = config.db {
+            config.instance = match &args.instance {
+                Some(name) => name.clone(),
+                None => format!("{}:{} pid {}", host(), addr.port(), std::process::id()),
+            };
+        }
+        let shown_db = match &config.db {
+            Database::Sqlite(path) => path.display().to_string(),
+            Database::Postgres(_) => format!("PostgreSQL, as instance {}", config.instance),
+        };
         let web = match args.http {
             Some(at) => Some(
                 TcpListener::bind(at)
@@ -82,8 +98,7 @@ pub fn run(args: &Args) -> Result<()> {
         let prepared = referee_server::Prepared::open(config)?;
         let scheme = if tls { "https" } else { "http" };
         say(&format!(
-            "referee: serving gRPC on {scheme}://{addr} (record in {})",
-            args.db.display()
+            "referee: serving gRPC on {scheme}://{addr} (record in {shown_db})"
         ));
         if let Some(web) = &web {
             say(&format!(
@@ -101,6 +116,15 @@ pub fn run(args: &Args) -> Result<()> {
         say("referee: stopped");
         Ok(())
     })
+}
+
+/// This machine's name, as the kernel has it.
+fn host() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_string())
+        .ok()
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "host".into())
 }
 
 /// A line on standard output, flushed; a closed output does not stop the service.

@@ -41,6 +41,12 @@ pub struct LiveGame {
     /// How the board's frames fared since the service started.
     pub frames: FrameCounters,
     pub state: Mutex<GameState>,
+    /// How many of this instance's streams and calls hold the board now
+    /// (its lease is let go when the last lets go).
+    pub holds: Mutex<u32>,
+    /// Set when the board's lease was found taken by another instance
+    /// while held here: its stream stops.
+    pub lost: std::sync::atomic::AtomicBool,
 }
 
 /// Frames received, dropped, unreadable, left out by the even rate and
@@ -96,6 +102,8 @@ impl LiveGame {
             camera: std::sync::Arc::new(tokio::sync::Mutex::new(())),
             frames: FrameCounters::default(),
             state: Mutex::new(state),
+            holds: Mutex::new(0),
+            lost: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -149,6 +157,9 @@ pub struct GameState {
     recent: FrameRing,
     /// How many announced events waiting for their place the store keeps.
     waiting_kept: u32,
+    /// Updates another instance wrote were applied since this one last
+    /// refereed the board: its eyes start again from the stored position.
+    followed: bool,
 }
 
 fn corners_of(game: &pb::Game) -> Result<Option<BoardCorners>, String> {
@@ -254,6 +265,7 @@ impl GameState {
             frame_size: None,
             recent: FrameRing::default(),
             waiting_kept: 0,
+            followed: false,
         })
     }
 
@@ -267,37 +279,79 @@ impl GameState {
     ) -> Result<Self, String> {
         let mut state = Self::open(game)?;
         for update in log {
-            let at = |e: String| format!("game {}, update {}: {e}", state.game.id, update.seq);
-            match &update.what {
-                Some(What::Event(e)) => {
-                    let event = convert::event_back(e).map_err(at)?;
-                    state.watch.apply(&event).map_err(|e| at(e.to_string()))?;
-                    state.events.push(e.clone());
-                }
-                Some(What::Move(m)) => {
-                    // A move completed by the end of a stream, not by an event.
-                    if !state.watch.referee().moves().iter().any(|r| r.ply == m.ply) {
-                        state.watch.finish();
-                    }
-                }
-                Some(What::Incident(i)) if i.decision.is_empty() => state.incidents.push(i.clone()),
-                Some(What::Incident(i)) => {
-                    state.decisions.insert(i.id.clone(), i.clone());
-                }
-                Some(What::Correction(c)) => {
-                    let (referee, _) = state.corrected(c.ply, &c.uci).map_err(at)?;
-                    state.watch.replace_referee(referee);
-                    state.corrections.push(c.clone());
-                }
-                Some(What::Result(_)) => {
-                    if let Some(how) = state.watch.referee().verdict().termination {
-                        state.termination = how;
-                    }
-                }
-                Some(What::Stats(_)) | None => {}
-            }
-            state.seq = update.seq;
+            state.apply_stored(&update)?;
         }
+        state.resume(waiting)?;
+        Ok(state)
+    }
+
+    /// One stored update applied to the game as it stands: how a game is
+    /// rebuilt, and how an instance follows a game another referees.
+    fn apply_stored(&mut self, update: &pb::Update) -> Result<(), String> {
+        let at = |e: String| format!("game {}, update {}: {e}", self.game.id, update.seq);
+        match &update.what {
+            Some(What::Event(e)) => {
+                let event = convert::event_back(e).map_err(at)?;
+                self.watch.apply(&event).map_err(|e| at(e.to_string()))?;
+                self.events.push(e.clone());
+            }
+            Some(What::Move(m)) => {
+                // A move completed by the end of a stream, not by an event.
+                if !self.watch.referee().moves().iter().any(|r| r.ply == m.ply) {
+                    self.watch.finish();
+                }
+            }
+            Some(What::Incident(i)) if i.decision.is_empty() => self.incidents.push(i.clone()),
+            Some(What::Incident(i)) => {
+                self.decisions.insert(i.id.clone(), i.clone());
+            }
+            Some(What::Correction(c)) => {
+                let (referee, _) = self.corrected(c.ply, &c.uci).map_err(at)?;
+                self.watch.replace_referee(referee);
+                self.corrections.push(c.clone());
+            }
+            Some(What::Result(result)) => {
+                self.game.result = result.clone();
+                self.game.state = GameStatus::Finished.name().into();
+                if let Some(how) = self.watch.referee().verdict().termination {
+                    self.termination = how;
+                }
+            }
+            Some(What::Stats(_)) | None => {}
+        }
+        self.seq = update.seq;
+        Ok(())
+    }
+
+    /// The updates another instance stored after this game's last, applied.
+    pub fn follow(&mut self, log: &[pb::Update]) -> Result<(), String> {
+        for update in log {
+            if update.seq > self.seq {
+                self.apply_stored(update)?;
+                self.followed = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// The game's last stored update.
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// Whether another instance's updates were applied since this one
+    /// last refereed the board.
+    pub fn followed(&self) -> bool {
+        self.followed
+    }
+
+    /// The board refereed here again, after a restart or after another
+    /// instance refereed it: the announced events that were waiting for
+    /// their place (those the log already holds left out), and eyes that
+    /// start from the stored position (moves made meanwhile recovered).
+    pub fn resume(&mut self, waiting: Vec<pb::PhysicalEvent>) -> Result<(), String> {
+        let state = self;
+        state.watch.forget_outside();
         for announced in waiting {
             if state.events.contains(&announced) {
                 continue;
@@ -307,10 +361,12 @@ impl GameState {
             state.watch.add_outside(event);
         }
         state.waiting_kept = state.watch.outside_waiting();
-        // Nobody watched while the service was down: the eyes start from
-        // the stored position, and moves made meanwhile are recovered.
+        // Nobody watched here meanwhile: the eyes start from the stored
+        // position, and moves made meanwhile are recovered.
         state.watch.recalibrate();
-        Ok(state)
+        state.recent.clear();
+        state.followed = false;
+        Ok(())
     }
 
     pub fn is_open(&self) -> bool {

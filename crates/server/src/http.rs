@@ -235,7 +235,9 @@ async fn decide(
 ) -> Result<Response, Refused> {
     let arbiter = who.needs(Need::Arbiter)?;
     let service = &who.service;
-    let incident = service.decide(&id, &asked.decision, &asked.note, &arbiter)?;
+    let incident = service
+        .decide(&id, &asked.decision, &asked.note, &arbiter)
+        .await?;
     Ok(axum::Json(crate::json::incident_json(&incident)).into_response())
 }
 
@@ -254,7 +256,9 @@ async fn correct(
 ) -> Result<Response, Refused> {
     let arbiter = who.needs(Need::Arbiter)?;
     let service = &who.service;
-    let verdict = service.correct(&id, asked.ply, &asked.uci, &asked.note, &arbiter)?;
+    let verdict = service
+        .correct(&id, asked.ply, &asked.uci, &asked.note, &arbiter)
+        .await?;
     Ok(axum::Json(verdict_json(&verdict)).into_response())
 }
 

@@ -5,7 +5,9 @@
 //! - [`service`]: the gRPC API (`proto/referee/v1`), frames queued a board
 //!   at a time and refereed on a worker pool.
 //! - [`game`]: one game held: its chain, log, decisions and corrections.
-//! - [`store`]: the store trait; [`sqlite`]: the embedded SQLite store.
+//! - [`store`]: the store trait; [`sqlite`]: the embedded SQLite store;
+//!   [`postgres`]: the store many instances share; [`migrations`]: their
+//!   schemas; [`cluster`]: boards shared out between instances.
 //! - [`frames`]: frames decoded and checked (each incident's stills and
 //!   clip are cut by `referee-evidence`).
 //! - [`http`]: the arbiter's panel, the overlay, PGN feeds, `/metrics`;
@@ -15,6 +17,7 @@
 //!   the records as JSON (contracts.md §2).
 
 pub mod auth;
+pub mod cluster;
 pub mod convert;
 pub mod error;
 pub mod frames;
@@ -22,7 +25,9 @@ pub mod game;
 pub mod http;
 pub mod json;
 pub mod metrics;
+pub mod migrations;
 pub mod pace;
+pub mod postgres;
 pub mod report;
 pub mod service;
 pub mod sqlite;
@@ -38,18 +43,49 @@ use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::{Identity, Server, ServerTlsConfig};
 
 pub use auth::Access;
+pub use cluster::LEASE_SECONDS;
+pub use postgres::PgStore;
 pub use service::RefereeService;
+
 pub use sqlite::SqliteStore;
-pub use store::{Store, StoreError};
+pub use store::{Notice, Store, StoreError};
 
 /// The largest message the service accepts (a frame), in bytes.
 pub const MAX_MESSAGE: usize = 16 << 20;
 
+/// Where the service keeps its record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Database {
+    /// A SQLite file, for one instance.
+    Sqlite(PathBuf),
+    /// A PostgreSQL database (a libpq URL), shared by any number of instances.
+    Postgres(String),
+}
+
+impl Database {
+    /// `--db` as given: a postgres:// or postgresql:// URL, else a SQLite file.
+    pub fn parse(given: &str) -> Self {
+        if given.starts_with("postgres://") || given.starts_with("postgresql://") {
+            Self::Postgres(given.to_string())
+        } else {
+            Self::Sqlite(PathBuf::from(given))
+        }
+    }
+}
+
+impl From<PathBuf> for Database {
+    fn from(path: PathBuf) -> Self {
+        Self::Sqlite(path)
+    }
+}
+
 /// How the service runs.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The SQLite file.
-    pub db: PathBuf,
+    pub db: Database,
+    /// This instance's name among those sharing a PostgreSQL store (unique
+    /// to each running instance: its boards' leases are held in it).
+    pub instance: String,
     pub access: Access,
     /// PEM certificate and key: serve over TLS.
     pub tls: Option<(PathBuf, PathBuf)>,
@@ -63,9 +99,10 @@ pub struct Config {
 }
 
 impl Config {
-    pub fn new(db: PathBuf) -> Self {
+    pub fn new(db: impl Into<Database>) -> Self {
         Self {
-            db,
+            db: db.into(),
+            instance: "local".into(),
             access: Access::LoopbackOnly,
             tls: None,
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
@@ -117,11 +154,20 @@ pub struct Prepared {
 impl Prepared {
     /// Opens the store `config` names and rebuilds the games it holds.
     pub fn open(config: Config) -> Result<Self, ServeError> {
-        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db)?);
+        let store: Arc<dyn Store> = match &config.db {
+            Database::Sqlite(path) => Arc::new(SqliteStore::open(path)?),
+            Database::Postgres(url) => Arc::new(PgStore::open(url, &config.instance)?),
+        };
         let service = Arc::new(
-            RefereeService::new(store, config.access.clone(), config.workers, config.max_fps)
-                .map_err(ServeError::Rebuild)?
-                .not_seeing(config.not_seen.clone()),
+            RefereeService::new(
+                store,
+                config.access.clone(),
+                config.workers,
+                config.max_fps,
+                &config.instance,
+            )
+            .map_err(ServeError::Rebuild)?
+            .not_seeing(config.not_seen.clone()),
         );
         Ok(Self { config, service })
     }
@@ -144,6 +190,9 @@ async fn serve_prepared(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let Prepared { config, service } = prepared;
+    // Beside other instances on one store: follow theirs, renew ours.
+    let follower = tokio::spawn(cluster::follow(service.clone()));
+    let renewer = tokio::spawn(cluster::renew(service.clone()));
     // One stop for both servers.
     let (stop, stopped) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
@@ -196,5 +245,7 @@ async fn serve_prepared(
             .map_err(|e| ServeError::Http(std::io::Error::other(e)))?
             .map_err(ServeError::Http)?;
     }
+    follower.abort();
+    renewer.abort();
     Ok(())
 }

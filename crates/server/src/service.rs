@@ -20,6 +20,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 
 use crate::auth::{Access, Holder, Need};
+use crate::cluster::{Hold, Taken};
 use crate::game::{FrameCounters, GameState, LiveGame};
 use crate::pace::Pace;
 use crate::store::Store;
@@ -39,6 +40,8 @@ pub struct RefereeService {
     min_interval: f64,
     /// What the chain cannot see, for each model it runs without.
     not_seen: Vec<String>,
+    /// This instance's name among those sharing the store (its leases').
+    instance: String,
 }
 
 /// What every board's chain shares: the store, the worker threads, the
@@ -78,6 +81,7 @@ impl RefereeService {
         access: Access,
         workers: usize,
         max_fps: f64,
+        instance: &str,
     ) -> Result<Self, String> {
         let mut games = Vec::new();
         for game in store.games().map_err(|e| e.to_string())? {
@@ -98,7 +102,37 @@ impl RefereeService {
             access,
             min_interval: if max_fps > 0.0 { 1.0 / max_fps } else { 0.0 },
             not_seen: Vec::new(),
+            instance: instance.to_string(),
         })
+    }
+
+    pub(crate) fn store(&self) -> &Arc<dyn Store> {
+        &self.chains.store
+    }
+
+    /// This instance's name among those sharing the store.
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    /// The game `id`, when this instance holds it.
+    pub(crate) fn held_game(&self, id: &str) -> Option<Arc<LiveGame>> {
+        self.games().into_iter().find(|g| g.id == id)
+    }
+
+    /// Adds a game opened or found in the store; the one already held when
+    /// another path added it first.
+    pub(crate) fn insert_game(&self, state: GameState) -> Arc<LiveGame> {
+        let mut games = self
+            .games
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(held) = games.iter().find(|g| g.id == state.game.id) {
+            return held.clone();
+        }
+        let game = Arc::new(LiveGame::new(state));
+        games.push(game.clone());
+        game
     }
 
     /// The service running without some models: what it cannot see for
@@ -113,22 +147,20 @@ impl RefereeService {
         &self.not_seen
     }
 
-    fn games(&self) -> Vec<Arc<LiveGame>> {
+    pub(crate) fn games(&self) -> Vec<Arc<LiveGame>> {
         self.games
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone()
     }
 
-    fn game(&self, id: &str) -> Result<Arc<LiveGame>, Status> {
-        self.games()
-            .into_iter()
-            .find(|g| g.id == id)
+    pub(crate) fn game(&self, id: &str) -> Result<Arc<LiveGame>, Status> {
+        self.held_game(id)
             .ok_or_else(|| Status::not_found(format!("no game {}", shown(id))))
     }
 
     /// The game an incident belongs to.
-    fn game_of_incident(&self, incident_id: &str) -> Result<Arc<LiveGame>, Status> {
+    pub(crate) fn game_of_incident(&self, incident_id: &str) -> Result<Arc<LiveGame>, Status> {
         self.games()
             .into_iter()
             .find(|g| g.lock().has_incident(incident_id))
@@ -193,8 +225,9 @@ impl RefereeService {
         Ok(rx)
     }
 
-    /// An arbiter's decision on an incident, stored and told.
-    pub fn decide(
+    /// An arbiter's decision on an incident, stored and told, on the
+    /// instance that holds its board.
+    pub async fn decide(
         &self,
         incident_id: &str,
         decision: &str,
@@ -202,19 +235,51 @@ impl RefereeService {
         arbiter: &Holder,
     ) -> Result<pb::Incident, Status> {
         let game = self.game_of_incident(incident_id)?;
-        let (incident, update) = game.lock().decide(
-            self.chains.store.as_ref(),
-            incident_id,
-            decision,
-            note,
-            &arbiter.name,
-        )?;
-        game.tell(&[update]);
-        Ok(incident)
+        let holding = match self.take(&game)? {
+            Taken::Here(_hold) => {
+                return Ok(self
+                    .decide_here(&game, incident_id, decision, note, &arbiter.name)?
+                    .0);
+            }
+            Taken::There(holding) => holding,
+        };
+        let call = pb::forwarded::Call::Decide(pb::DecideIncidentRequest {
+            incident_id: incident_id.into(),
+            decision: decision.into(),
+            note: note.into(),
+        });
+        self.hand_on(&holding, forwarded(call, &arbiter.name))
+            .await?;
+        self.catch_up(&game)?;
+        let incident = game
+            .lock()
+            .incidents()
+            .into_iter()
+            .find(|i| i.id == incident_id);
+        incident.ok_or_else(|| no_incident(incident_id))
     }
 
-    /// An arbiter's correction of a move, stored and told; the new verdict.
-    pub fn correct(
+    /// A decision stored and told by this instance, which holds the board;
+    /// the incident decided and the update's number.
+    pub(crate) fn decide_here(
+        &self,
+        game: &LiveGame,
+        incident_id: &str,
+        decision: &str,
+        note: &str,
+        by: &str,
+    ) -> Result<(pb::Incident, u64), Status> {
+        let mut state = game.lock();
+        let (incident, update) =
+            state.decide(self.chains.store.as_ref(), incident_id, decision, note, by)?;
+        let seq = update.seq;
+        game.tell(&[update]);
+        Ok((incident, seq))
+    }
+
+    /// An arbiter's correction of a move, stored and told on the instance
+    /// that holds its board; the new verdict.
+    pub async fn correct(
         &self,
         game_id: &str,
         ply: u32,
@@ -223,11 +288,40 @@ impl RefereeService {
         arbiter: &Holder,
     ) -> Result<pb::Verdict, Status> {
         let game = self.game(game_id)?;
-        let update =
-            game.lock()
-                .correct(self.chains.store.as_ref(), ply, uci, note, &arbiter.name)?;
-        game.tell(&[update]);
+        match self.take(&game)? {
+            Taken::Here(_hold) => {
+                self.correct_here(&game, ply, uci, note, &arbiter.name)?;
+            }
+            Taken::There(holding) => {
+                let call = pb::forwarded::Call::Correct(pb::CorrectMoveRequest {
+                    game_id: game_id.into(),
+                    ply,
+                    uci: uci.into(),
+                    note: note.into(),
+                });
+                self.hand_on(&holding, forwarded(call, &arbiter.name))
+                    .await?;
+                self.catch_up(&game)?;
+            }
+        }
         Ok(game.verdict())
+    }
+
+    /// A correction stored and told by this instance, which holds the
+    /// board; the update's number.
+    pub(crate) fn correct_here(
+        &self,
+        game: &LiveGame,
+        ply: u32,
+        uci: &str,
+        note: &str,
+        by: &str,
+    ) -> Result<u64, Status> {
+        let mut state = game.lock();
+        let update = state.correct(self.chains.store.as_ref(), ply, uci, note, by)?;
+        let seq = update.seq;
+        game.tell(&[update]);
+        Ok(seq)
     }
 
     /// What an incident's report shows: its game's verdict, the incident
@@ -293,6 +387,14 @@ impl RefereeService {
             stages: &self.chains.stages,
         }
         .render()
+    }
+}
+
+/// A call to hand on, with who made it.
+fn forwarded(call: pb::forwarded::Call, by: &str) -> pb::Forwarded {
+    pb::Forwarded {
+        call: Some(call),
+        arbiter: by.to_string(),
     }
 }
 
@@ -376,6 +478,17 @@ impl Referee for RefereeService {
                 first.board_id
             ))
         })?;
+        let hold = match self.take(&game)? {
+            Taken::Here(hold) => hold,
+            Taken::There(other) => {
+                return Err(Status::unavailable(format!(
+                    "board {} is refereed by the instance {} (its lease runs {:.1} s more unless renewed): stream to it, or here once it lets go",
+                    first.board_id,
+                    other.holder,
+                    other.for_seconds.max(0.0)
+                )));
+            }
+        };
         let (frames_tx, frames_rx) = mpsc::channel::<pb::Frame>(QUEUE);
         let (out_tx, out_rx) = mpsc::channel(64);
         let reader = Reader {
@@ -391,7 +504,7 @@ impl Referee for RefereeService {
             self.chains.clone(),
             frames_rx,
             out_tx,
-            camera,
+            (camera, hold),
         ));
         Ok(Response::new(Box::pin(ReceiverStream::new(out_rx))))
     }
@@ -452,7 +565,9 @@ impl Referee for RefereeService {
     ) -> Result<Response<pb::Incident>, Status> {
         let arbiter = self.check(&request, Need::Arbiter)?;
         let asked = request.into_inner();
-        let incident = self.decide(&asked.incident_id, &asked.decision, &asked.note, &arbiter)?;
+        let incident = self
+            .decide(&asked.incident_id, &asked.decision, &asked.note, &arbiter)
+            .await?;
         Ok(Response::new(incident))
     }
 
@@ -462,7 +577,9 @@ impl Referee for RefereeService {
     ) -> Result<Response<pb::Verdict>, Status> {
         let arbiter = self.check(&request, Need::Arbiter)?;
         let asked = request.into_inner();
-        let verdict = self.correct(&asked.game_id, asked.ply, &asked.uci, &asked.note, &arbiter)?;
+        let verdict = self
+            .correct(&asked.game_id, asked.ply, &asked.uci, &asked.note, &arbiter)
+            .await?;
         Ok(Response::new(verdict))
     }
 
@@ -473,13 +590,32 @@ impl Referee for RefereeService {
         // The board's own devices (its camera's token) or an arbiter.
         let board = self.game(&request.get_ref().game_id)?.board_id.clone();
         self.check(&request, Need::Camera(&board))?;
-        Ok(Response::new(self.announce_event(request.get_ref())?))
+        Ok(Response::new(self.announce_event(request.get_ref()).await?))
     }
 }
 
 impl RefereeService {
     /// An event no camera sees, for `game_id`'s watch to place in time.
-    fn announce_event(&self, asked: &pb::AnnounceRequest) -> Result<pb::AnnounceResponse, Status> {
+    async fn announce_event(
+        &self,
+        asked: &pb::AnnounceRequest,
+    ) -> Result<pb::AnnounceResponse, Status> {
+        let (game, event) = self.announced(asked)?;
+        let waiting = match self.take(&game)? {
+            Taken::Here(_hold) => self.announce_here(&game, event)?,
+            Taken::There(holding) => {
+                let call = pb::forwarded::Call::Announce(asked.clone());
+                self.hand_on(&holding, forwarded(call, "")).await?.waiting
+            }
+        };
+        Ok(pb::AnnounceResponse { waiting })
+    }
+
+    /// The game an announcement is for, and its event.
+    pub(crate) fn announced(
+        &self,
+        asked: &pb::AnnounceRequest,
+    ) -> Result<(Arc<LiveGame>, Event), Status> {
         let action = match asked.r#type.as_str() {
             "declare" => Action::Declare,
             "clock" => Action::Clock,
@@ -507,9 +643,13 @@ impl RefereeService {
                 )));
             }
         }
-        let game = self.game(&asked.game_id)?;
-        let waiting = game.lock().announce(self.chains.store.as_ref(), event)?;
-        Ok(pb::AnnounceResponse { waiting })
+        Ok((self.game(&asked.game_id)?, event))
+    }
+
+    /// An announcement kept by this instance, which holds the board; how
+    /// many wait for their place.
+    pub(crate) fn announce_here(&self, game: &LiveGame, event: Event) -> Result<u32, Status> {
+        Ok(game.lock().announce(self.chains.store.as_ref(), event)?)
     }
 }
 
@@ -626,9 +766,19 @@ async fn run_chain(
     chains: Arc<Chains>,
     mut frames: mpsc::Receiver<pb::Frame>,
     out: mpsc::Sender<Result<pb::Update, Status>>,
-    _camera: tokio::sync::OwnedMutexGuard<()>,
+    // The board's camera and lease, held until the chain is done.
+    held: (tokio::sync::OwnedMutexGuard<()>, Hold),
 ) {
     while let Some(frame) = frames.recv().await {
+        if game.lost.load(std::sync::atomic::Ordering::Relaxed) {
+            let _ = out
+                .send(Err(Status::aborted(format!(
+                    "board {} was taken by another instance: stream to the instance that referees it",
+                    game.board_id
+                ))))
+                .await;
+            return;
+        }
         let Ok(permit) = chains.workers.clone().acquire_owned().await else {
             return;
         };
@@ -676,6 +826,7 @@ async fn run_chain(
         }
     }
     let _ = out.send(Ok(game.stats_update())).await;
+    drop(held);
 }
 
 /// Sends a watcher the stored updates after `from`, then the live ones.
@@ -713,12 +864,14 @@ async fn watch(
         }
         loop {
             match live.recv().await {
-                Ok(update) if update.seq > last => {
+                Ok(update) if update.seq == last + 1 => {
                     last = update.seq;
                     if out.send(Ok(update)).await.is_err() {
                         return;
                     }
                 }
+                // One told out of order: the store has those between.
+                Ok(update) if update.seq > last => break,
                 Ok(_) => {}
                 // Fell behind: read the store again from the last one sent.
                 Err(broadcast::error::RecvError::Lagged(_)) => break,

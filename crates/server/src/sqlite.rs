@@ -1,9 +1,10 @@
 //! The embedded store: one SQLite file (write-ahead log, synchronous
-//! commits) and a folder of evidence pictures beside it.
+//! commits) and a folder of evidence pictures beside it, for one instance.
 //!
-//! Tables: `games`; `updates` (the log, each update as its protobuf bytes);
-//! and, derived from the log in the same transaction for people and tools,
-//! `events`, `moves`, `incidents`, `decisions`, `corrections`.
+//! Tables (`migrations/sqlite/`): `games`; `updates` (the log, each update
+//! as its protobuf bytes); and, derived from the log in the same
+//! transaction for people and tools, `events`, `moves`, `incidents`,
+//! `decisions`, `corrections`; `waiting`; `leases`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,52 +14,7 @@ use prost::Message;
 use referee_proto as pb;
 use rusqlite::{Connection, params};
 
-use crate::store::{Store, StoreError, StoreResult};
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    board_id TEXT NOT NULL,
-    state TEXT NOT NULL,
-    result TEXT NOT NULL,
-    opened INTEGER NOT NULL,
-    game BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS updates (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    body BLOB NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS events (
-    game_id TEXT NOT NULL, seq INTEGER NOT NULL, t REAL NOT NULL, type TEXT NOT NULL,
-    square TEXT, piece TEXT, side TEXT, confidence REAL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL, ply INTEGER NOT NULL, side TEXT NOT NULL,
-    san TEXT NOT NULL, uci TEXT NOT NULL, t REAL NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-CREATE TABLE IF NOT EXISTS incidents (
-    id TEXT PRIMARY KEY, game_id TEXT NOT NULL, ply INTEGER NOT NULL, side TEXT NOT NULL,
-    kind TEXT NOT NULL, article TEXT NOT NULL, squares TEXT NOT NULL, t REAL NOT NULL,
-    claimable INTEGER NOT NULL, detail TEXT NOT NULL, evidence TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS decisions (
-    incident_id TEXT NOT NULL, seq INTEGER NOT NULL, decision TEXT NOT NULL,
-    note TEXT NOT NULL, decided_by TEXT NOT NULL, decided_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS waiting (
-    game_id TEXT NOT NULL, position INTEGER NOT NULL, event BLOB NOT NULL,
-    PRIMARY KEY (game_id, position)
-);
-CREATE TABLE IF NOT EXISTS corrections (
-    game_id TEXT NOT NULL, seq INTEGER NOT NULL, ply INTEGER NOT NULL, uci TEXT NOT NULL,
-    san TEXT NOT NULL, note TEXT NOT NULL, corrected_by TEXT NOT NULL, corrected_at REAL NOT NULL
-);
-";
+use crate::store::{Holding, Store, StoreError, StoreResult};
 
 /// The SQLite store.
 #[derive(Debug)]
@@ -76,11 +32,11 @@ impl SqliteStore {
             path: path.to_path_buf(),
             source,
         };
-        let connection = Connection::open(path).map_err(sqlite)?;
+        let mut connection = Connection::open(path).map_err(sqlite)?;
         connection
             .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
             .map_err(sqlite)?;
-        connection.execute_batch(SCHEMA).map_err(sqlite)?;
+        migrate(&mut connection).map_err(sqlite)?;
         // A store that cannot be written says so now, not at the first move.
         connection
             .execute_batch("BEGIN IMMEDIATE; ROLLBACK;")
@@ -110,7 +66,24 @@ impl SqliteStore {
     }
 }
 
-fn side_name(side: i32) -> &'static str {
+/// Applies the migrations the file lacks, each in its own transaction.
+fn migrate(connection: &mut Connection) -> rusqlite::Result<()> {
+    let version: u32 = connection.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    for migration in crate::migrations::pending(crate::migrations::SQLITE, version) {
+        let tx = connection.transaction()?;
+        tx.execute_batch(migration.sql)?;
+        tx.pragma_update(None, "user_version", migration.version)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// Seconds since the epoch, by this machine's clock.
+fn epoch() -> f64 {
+    crate::game::now()
+}
+
+pub(crate) fn side_name(side: i32) -> &'static str {
     match pb::Side::try_from(side) {
         Ok(pb::Side::White) => "white",
         Ok(pb::Side::Black) => "black",
@@ -118,7 +91,7 @@ fn side_name(side: i32) -> &'static str {
     }
 }
 
-fn kind_of(update: &pb::Update) -> &'static str {
+pub(crate) fn kind_of(update: &pb::Update) -> &'static str {
     use pb::update::What;
     match &update.what {
         Some(What::Event(_)) => "event",
@@ -367,95 +340,35 @@ impl Store for SqliteStore {
             Err(source) => Err(StoreError::Evidence { path: file, source }),
         }
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_log_reads_back_in_order_after_reopening() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("referee.db");
-        let game = pb::Game {
-            id: "b1-1".into(),
-            board_id: "b1".into(),
-            state: crate::error::GameStatus::Open.name().into(),
-            result: "*".into(),
-            ..Default::default()
-        };
-        {
-            let store = SqliteStore::open(&path).expect("opens");
-            store.create_game(&game).expect("game");
-            let updates: Vec<pb::Update> = (1..=3)
-                .map(|seq| pb::Update {
-                    game_id: game.id.clone(),
-                    seq,
-                    what: Some(pb::update::What::Move(pb::Move {
-                        ply: seq as u32,
-                        san: format!("m{seq}"),
-                        ..Default::default()
-                    })),
-                })
-                .collect();
-            store.append(&game.id, &updates).expect("appends");
-        }
-        let store = SqliteStore::open(&path).expect("reopens");
-        assert_eq!(store.games().expect("games"), vec![game.clone()]);
-        let seqs: Vec<u64> = store
-            .log(&game.id, 1)
-            .expect("log")
-            .iter()
-            .map(|u| u.seq)
-            .collect();
-        assert_eq!(seqs, vec![2, 3]);
-        let dup = pb::Update {
-            game_id: game.id.clone(),
-            seq: 3,
-            what: None,
-        };
-        assert!(
-            store.append(&game.id, &[dup]).is_err(),
-            "a sequence number is written once"
-        );
+    fn lease(&self, board: &str, holder: &str, seconds: f64) -> StoreResult<Option<Holding>> {
+        let now = epoch();
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO leases VALUES (?1, ?2, ?3) ON CONFLICT (board_id) DO UPDATE
+                 SET holder = excluded.holder, expires = excluded.expires
+                 WHERE leases.holder = excluded.holder OR leases.expires < ?4",
+                params![board, holder, now + seconds, now],
+            )?;
+            let (held_by, expires): (String, f64) = c.query_row(
+                "SELECT holder, expires FROM leases WHERE board_id = ?1",
+                params![board],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )?;
+            Ok((held_by != holder).then(|| Holding {
+                holder: held_by,
+                for_seconds: expires - now,
+            }))
+        })
     }
 
-    #[test]
-    fn waiting_announcements_are_kept_replaced_and_read_back_after_reopening() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("referee.db");
-        let announced = |t: f64, kind: &str| pb::PhysicalEvent {
-            t,
-            r#type: kind.into(),
-            confidence: 1.0,
-            ..Default::default()
-        };
-        {
-            let store = SqliteStore::open(&path).expect("opens");
-            store
-                .keep_waiting(
-                    "b1-1",
-                    &[announced(3.5, "declare"), announced(4.0, "clock")],
-                )
-                .expect("kept");
-            store
-                .keep_waiting("b2-1", &[announced(1.0, "clock")])
-                .expect("kept");
-            // The declaration found its place: only the press waits now.
-            store
-                .keep_waiting("b1-1", &[announced(4.0, "clock")])
-                .expect("kept");
-        }
-        let store = SqliteStore::open(&path).expect("reopens");
-        assert_eq!(
-            store.waiting("b1-1").expect("read"),
-            [announced(4.0, "clock")]
-        );
-        assert_eq!(
-            store.waiting("b2-1").expect("read"),
-            [announced(1.0, "clock")]
-        );
-        store.keep_waiting("b1-1", &[]).expect("emptied");
-        assert_eq!(store.waiting("b1-1").expect("read"), []);
+    fn release(&self, board: &str, holder: &str) -> StoreResult<()> {
+        self.with(|c| {
+            c.execute(
+                "DELETE FROM leases WHERE board_id = ?1 AND holder = ?2",
+                params![board, holder],
+            )
+            .map(drop)
+        })
     }
 }

@@ -378,6 +378,12 @@ impl BoardWatch {
         self.outside.insert(at, event);
     }
 
+    /// Forgets the events from outside waiting here (another instance kept
+    /// them since, and the store holds those still waiting).
+    pub fn forget_outside(&mut self) {
+        self.outside.clear();
+    }
+
     /// How many events from outside wait for their place.
     pub fn outside_waiting(&self) -> u32 {
         self.outside.len() as u32
