@@ -12,7 +12,9 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use common::{Running, connect, jpeg, last_stats, open_stream, start, start_with, stream};
+use common::{
+    Rendered, Running, connect, jpeg, last_stats, open_stream, render, start, start_with, stream,
+};
 
 use referee_proto as pb;
 use referee_proto::referee_client::RefereeClient;
@@ -22,47 +24,11 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
 use tonic::transport::Channel;
 
-/// The frames (JPEG) and board corners of the `release_final` scenario:
-/// 1. e4, then a knight released on f6 and moved on to h6 (art. 4.7).
-struct Rendered {
-    frames: Vec<(f64, Vec<u8>)>,
-    corners: Vec<pb::Point>,
-}
-
+/// The `release_final` scenario: 1. e4, then a knight released on f6
+/// and moved on to h6 (art. 4.7).
 fn rendered() -> &'static Rendered {
     static RENDERED: OnceLock<Rendered> = OnceLock::new();
     RENDERED.get_or_init(|| render("release_final"))
-}
-
-/// The frames (JPEG) and board corners of a scenario of tests/data/scenarios.
-fn render(name: &str) -> Rendered {
-    {
-        let scenario = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../../tests/data/scenarios/{name}.scn"));
-        let out =
-            std::env::temp_dir().join(format!("referee-server-{name}-{}", std::process::id()));
-        let done = referee_synth::render_file(&scenario, &out).expect("renders");
-        let truth: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&done.truth).expect("truth"))
-                .expect("json");
-        let corners = truth["frames"][0]["corners"]
-            .as_array()
-            .expect("corners")
-            .iter()
-            .map(|p| pb::Point {
-                x: p[0].as_f64().expect("x") as f32,
-                y: p[1].as_f64().expect("y") as f32,
-            })
-            .collect();
-        let mut reader = referee_vision::VideoReader::open(&done.video).expect("video");
-        let mut frames = Vec::new();
-        while let Some(image) = reader.next_frame().expect("frame") {
-            let t = frames.len() as f64 / reader.fps;
-            frames.push((t, referee_server::frames::to_jpeg(&image).expect("jpeg")));
-        }
-        let _ = std::fs::remove_dir_all(&out);
-        Rendered { frames, corners }
-    }
 }
 
 fn open(board: &str) -> pb::OpenGameRequest {

@@ -6,7 +6,7 @@
 
 pub mod postgres;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use referee_proto as pb;
@@ -20,6 +20,8 @@ use tonic::transport::Channel;
 
 pub struct Running {
     pub addr: std::net::SocketAddr,
+    /// The web pages' address, when served.
+    pub http: Option<std::net::SocketAddr>,
     stop: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -41,11 +43,22 @@ pub async fn start(db: &Path, access: Access) -> Running {
 
 /// The service as `config` says, on any free loopback port.
 pub async fn start_with(config: Config) -> Running {
+    serving(config, false).await
+}
+
+/// The service as `config` says, its web pages too, each on any free
+/// loopback port.
+pub async fn serving(config: Config, web: bool) -> Running {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
     let addr = listener.local_addr().expect("addr");
+    let http = match web {
+        true => Some(TcpListener::bind("127.0.0.1:0").await.expect("binds")),
+        false => None,
+    };
+    let http_addr = http.as_ref().map(|l| l.local_addr().expect("addr"));
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        referee_server::serve(config, listener, None, async {
+        referee_server::serve(config, listener, http, async {
             let _ = stopped.await;
         })
         .await
@@ -53,6 +66,7 @@ pub async fn start_with(config: Config) -> Running {
     });
     Running {
         addr,
+        http: http_addr,
         stop: Some(stop),
         task,
     }
@@ -144,4 +158,41 @@ pub fn last_stats(updates: &[pb::Update]) -> pb::FrameStats {
             _ => None,
         })
         .expect("stats")
+}
+
+/// A scenario's frames (JPEG) and board corners.
+pub struct Rendered {
+    pub frames: Vec<(f64, Vec<u8>)>,
+    pub corners: Vec<pb::Point>,
+}
+
+/// The frames (JPEG) and board corners of a scenario of tests/data/scenarios.
+pub fn render(name: &str) -> Rendered {
+    {
+        let scenario = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../../tests/data/scenarios/{name}.scn"));
+        let out =
+            std::env::temp_dir().join(format!("referee-server-{name}-{}", std::process::id()));
+        let done = referee_synth::render_file(&scenario, &out).expect("renders");
+        let truth: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&done.truth).expect("truth"))
+                .expect("json");
+        let corners = truth["frames"][0]["corners"]
+            .as_array()
+            .expect("corners")
+            .iter()
+            .map(|p| pb::Point {
+                x: p[0].as_f64().expect("x") as f32,
+                y: p[1].as_f64().expect("y") as f32,
+            })
+            .collect();
+        let mut reader = referee_vision::VideoReader::open(&done.video).expect("video");
+        let mut frames = Vec::new();
+        while let Some(image) = reader.next_frame().expect("frame") {
+            let t = frames.len() as f64 / reader.fps;
+            frames.push((t, referee_server::frames::to_jpeg(&image).expect("jpeg")));
+        }
+        let _ = std::fs::remove_dir_all(&out);
+        Rendered { frames, corners }
+    }
 }

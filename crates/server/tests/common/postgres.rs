@@ -134,8 +134,18 @@ impl Postgres {
         server
     }
 
-    /// Waits until the server accepts a session (it listens a moment before).
+    /// Waits until the server accepts a session (it listens a moment
+    /// before), on a thread of its own (the caller may be async).
     fn wait_ready(&self, started: Instant) {
+        std::thread::scope(|scope| {
+            scope
+                .spawn(|| self.wait_ready_here(started))
+                .join()
+                .expect("waited");
+        });
+    }
+
+    fn wait_ready_here(&self, started: Instant) {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
