@@ -2,7 +2,8 @@
 //! (device index, RTSP/HTTP URL) or a video file to the service at the
 //! source's pace (`--fast`: as fast as the service takes frames, none
 //! dropped), printing what the service makes of it as it comes. A dropped
-//! connection is retried; the board's game carries on where it stood.
+//! connection is retried, on the next instance `--server` lists when it
+//! lists several; the board's game carries on where it stood.
 
 use std::time::{Duration, Instant};
 
@@ -142,8 +143,11 @@ pub fn run(args: &Args) -> Result<()> {
     crate::client::runtime()?.block_on(async {
         let mut tries = 0;
         let mut sent_total = 0u64;
+        // The instance tried now, among those listed.
+        let mut at = 0;
         loop {
-            match stream_once(args, &mut source, &mut sent_total).await {
+            let sent_before = sent_total;
+            match stream_once(args, at, &mut source, &mut sent_total).await {
                 Ok(Outcome::Done(stats)) => {
                     println!(
                         "referee ingest: sent {sent_total} frames; the service received {}, refereed {}, left out {} by its even rate under load (1 in {} refereed last), dropped {}, skipped {} it could not read",
@@ -157,7 +161,12 @@ pub fn run(args: &Args) -> Result<()> {
                     return Ok(());
                 }
                 Ok(Outcome::Broken(why)) if tries < RETRIES => {
+                    // A connection that carried frames counts the tries afresh.
+                    if sent_total > sent_before + 1 {
+                        tries = 0;
+                    }
                     tries += 1;
+                    at += 1;
                     eprintln!("referee ingest: {why}; connecting again ({tries}/{RETRIES})");
                     tokio::time::sleep(Duration::from_millis(500 * u64::from(tries.min(6)))).await;
                 }
@@ -168,8 +177,13 @@ pub fn run(args: &Args) -> Result<()> {
     })
 }
 
-async fn stream_once(args: &Args, source: &mut Source, sent_total: &mut u64) -> Result<Outcome> {
-    let mut client = match args.server.connect().await {
+async fn stream_once(
+    args: &Args,
+    at: usize,
+    source: &mut Source,
+    sent_total: &mut u64,
+) -> Result<Outcome> {
+    let mut client = match args.server.connect_to(at).await {
         Ok(client) => client,
         Err(e) => return Ok(Outcome::Broken(crate::said_once(&e))),
     };
