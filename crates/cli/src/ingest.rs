@@ -72,6 +72,9 @@ struct Source {
     fps: f64,
     index: u64,
     started: Instant,
+    /// A frame read but not taken by the service (its stream was refused):
+    /// the first sent on the next connection.
+    unsent: Option<pb::Frame>,
 }
 
 impl Source {
@@ -99,11 +102,15 @@ impl Source {
             },
             index: 0,
             started: Instant::now(),
+            unsent: None,
         })
     }
 
     /// The next frame as JPEG with its capture time; `None` at the end.
     fn next(&mut self, board: &str) -> Result<Option<pb::Frame>> {
+        if let Some(frame) = self.unsent.take() {
+            return Ok(Some(frame));
+        }
         let mut image = Mat::default();
         if !self.capture.read(&mut image)? || image.empty() {
             return Ok(None);
@@ -145,9 +152,10 @@ pub fn run(args: &Args) -> Result<()> {
         let mut sent_total = 0u64;
         // The instance tried now, among those listed.
         let mut at = 0;
+        let mut broken_since = None;
         loop {
             let sent_before = sent_total;
-            match stream_once(args, at, &mut source, &mut sent_total).await {
+            match stream_once(args, at, broken_since, &mut source, &mut sent_total).await {
                 Ok(Outcome::Done(stats)) => {
                     println!(
                         "referee ingest: sent {sent_total} frames; the service received {}, refereed {}, left out {} by its even rate under load (1 in {} refereed last), dropped {}, skipped {} it could not read",
@@ -164,11 +172,16 @@ pub fn run(args: &Args) -> Result<()> {
                     // A connection that carried frames counts the tries afresh.
                     if sent_total > sent_before + 1 {
                         tries = 0;
+                        broken_since = None;
                     }
                     tries += 1;
                     at += 1;
+                    broken_since.get_or_insert_with(Instant::now);
                     eprintln!("referee ingest: {why}; connecting again ({tries}/{RETRIES})");
-                    tokio::time::sleep(Duration::from_millis(500 * u64::from(tries.min(6)))).await;
+                    // Waits longer each time, up to 3 s; up to 1 s where
+                    // other instances are listed (the next may take it now).
+                    let most = if args.server.urls().len() > 1 { 2 } else { 6 };
+                    tokio::time::sleep(Duration::from_millis(500 * u64::from(tries.min(most)))).await;
                 }
                 Ok(Outcome::Broken(why)) => bail!("{why}; gave up after {RETRIES} tries"),
                 Err(e) => return Err(e),
@@ -180,6 +193,7 @@ pub fn run(args: &Args) -> Result<()> {
 async fn stream_once(
     args: &Args,
     at: usize,
+    broken_since: Option<Instant>,
     source: &mut Source,
     sent_total: &mut u64,
 ) -> Result<Outcome> {
@@ -225,13 +239,25 @@ async fn stream_once(
     };
     let first_t = first.t;
     let (tx, rx) = mpsc::channel::<pb::Frame>(4);
-    tx.send(first).await.ok();
+    tx.send(first.clone()).await.ok();
     let mut sent = 1u64;
     *sent_total += 1;
     let paced_from = Instant::now();
     let mut responses = match client.stream_frames(ReceiverStream::new(rx)).await {
-        Ok(response) => response.into_inner(),
+        Ok(response) => {
+            if let Some(broke) = broken_since {
+                eprintln!(
+                    "referee ingest: streaming again on {}, {:.1} s after the connection broke",
+                    args.server.urls()[at % args.server.urls().len()],
+                    broke.elapsed().as_secs_f64()
+                );
+            }
+            response.into_inner()
+        }
         Err(status) if worth_retrying(status.code()) => {
+            // Refused before it was refereed: it goes first next time.
+            source.unsent = Some(first);
+            *sent_total -= 1;
             return Ok(Outcome::Broken(status.message().to_string()));
         }
         Err(status) => bail!("streaming to board {}: {}", args.board, status.message()),
