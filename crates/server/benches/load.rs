@@ -13,7 +13,11 @@
 //! the first and the last. `LOAD_BOARDS`, `LOAD_SECONDS`, `LOAD_FPS`,
 //! `LOAD_RAMP=0`, `LOAD_GAMES` and `LOAD_STAGGER` (seconds between the
 //! cameras' starts, 0.25 unless given: an event's boards do not move in
-//! step) change that. Under `cargo test` it runs
+//! step) change that. `LOAD_STORE=postgres` runs the same on a PostgreSQL
+//! server the bench starts, and `LOAD_INSTANCES=N` (with it) on N
+//! instances of the service sharing it, the boards dealt out between them
+//! and every record read from the last instance, which also lists all the
+//! games. Under `cargo test` it runs
 //! two boards over eight seconds of footage sent four times faster, and
 //! three consecutive games, as a smoke test.
 
@@ -26,13 +30,16 @@ use referee_proto::referee_client::RefereeClient;
 use referee_proto::update::What;
 use referee_rules::Referee;
 use referee_rules::pgn::Tags;
-use referee_server::{Access, Config};
+use referee_server::{Access, Config, Database};
 use referee_synth::Scenario;
 use referee_vision::BoardCorners;
 use referee_watch::BoardWatch;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
+
+#[path = "../tests/common/postgres.rs"]
+mod postgres;
 
 struct Footage {
     frames: Vec<Arc<Vec<u8>>>,
@@ -122,6 +129,8 @@ struct Outcome {
     /// The largest stride a board's frames were taken at, last.
     stride: u32,
     exact: usize,
+    /// Boards the last instance lists a game of.
+    listed: usize,
 }
 
 /// One camera: `after` its start, opens its board's game and sends the
@@ -183,37 +192,72 @@ async fn camera(
     reader.await.expect("reader")
 }
 
-/// A service on loopback with its own store, stopped by the sender.
-struct Running {
-    addr: std::net::SocketAddr,
-    stop: tokio::sync::oneshot::Sender<()>,
-    server: tokio::task::JoinHandle<Result<(), referee_server::ServeError>>,
-    _dir: tempfile::TempDir,
+/// Where the service keeps its record, and on how many instances it runs.
+#[derive(Debug, Clone, Copy)]
+struct Setup {
+    postgres: bool,
+    instances: usize,
 }
 
-async fn start() -> Running {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
-    let addr = listener.local_addr().expect("addr");
-    let mut config = Config::new(dir.path().join("load.db"));
-    config.access = Access::LoopbackOnly;
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(referee_server::serve(config, listener, None, async {
-        let _ = stopped.await;
-    }));
-    Running {
-        addr,
-        stop,
-        server,
-        _dir: dir,
+/// Instances of the service on loopback sharing one store of their own.
+struct Running {
+    addrs: Vec<std::net::SocketAddr>,
+    stops: Vec<tokio::sync::oneshot::Sender<()>>,
+    servers: Vec<tokio::task::JoinHandle<Result<(), referee_server::ServeError>>>,
+    _dir: tempfile::TempDir,
+    _postgres: Option<postgres::Postgres>,
+}
+
+impl Running {
+    async fn stop(self) {
+        for stop in self.stops {
+            let _ = stop.send(());
+        }
+        for server in self.servers {
+            let _ = server.await;
+        }
     }
+}
+
+async fn start(setup: Setup) -> Running {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let postgres = setup.postgres.then(postgres::Postgres::start);
+    let mut running = Running {
+        addrs: Vec::new(),
+        stops: Vec::new(),
+        servers: Vec::new(),
+        _dir: dir,
+        _postgres: None,
+    };
+    for n in 0..setup.instances.max(1) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
+        running.addrs.push(listener.local_addr().expect("addr"));
+        let mut config = match &postgres {
+            Some(server) => Config::new(Database::Postgres(server.url.clone())),
+            None => Config::new(running._dir.path().join("load.db")),
+        };
+        config.instance = format!("load{n}");
+        config.access = Access::LoopbackOnly;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        running.stops.push(stop);
+        running.servers.push(tokio::spawn(referee_server::serve(
+            config,
+            listener,
+            None,
+            async {
+                let _ = stopped.await;
+            },
+        )));
+    }
+    running._postgres = postgres;
+    running
 }
 
 /// Streams a game on each of `boards` to the service at `addr`, each
 /// camera starting `stagger` after the one before (the boards of an event
 /// do not move in step); how they fared.
 async fn games(
-    addr: std::net::SocketAddr,
+    addrs: &[std::net::SocketAddr],
     boards: &[String],
     footage: &Arc<Footage>,
     expected: &[String],
@@ -225,6 +269,7 @@ async fn games(
         .enumerate()
         .map(|(i, b)| {
             let after = stagger.mul_f64(i as f64);
+            let addr = addrs[i % addrs.len()];
             tokio::spawn(camera(addr, b.clone(), footage.clone(), fps, after))
         })
         .collect();
@@ -238,9 +283,22 @@ async fn games(
         outcome.paced += stats.frames_paced;
         outcome.stride = outcome.stride.max(stats.stride);
     }
-    let mut client = RefereeClient::connect(format!("http://{addr}"))
+    // Read from the last instance: with several, most boards were refereed
+    // by another.
+    let last = addrs.last().expect("an instance");
+    let mut client = RefereeClient::connect(format!("http://{last}"))
         .await
         .expect("connects");
+    let listed = client
+        .list_games(pb::ListGamesRequest {})
+        .await
+        .expect("listed")
+        .into_inner()
+        .games;
+    outcome.listed = boards
+        .iter()
+        .filter(|b| listed.iter().any(|g| &g.board_id == *b))
+        .count();
     for board in boards {
         let verdict = client
             .get_game(pb::GetGameRequest {
@@ -256,17 +314,17 @@ async fn games(
 }
 
 async fn run(
+    setup: Setup,
     boards: usize,
     footage: Arc<Footage>,
     expected: &[String],
     fps: f64,
     stagger: Duration,
 ) -> Outcome {
-    let service = start().await;
+    let service = start(setup).await;
     let boards: Vec<String> = (0..boards).map(|b| format!("load{b}")).collect();
-    let outcome = games(service.addr, &boards, &footage, expected, fps, stagger).await;
-    let _ = service.stop.send(());
-    let _ = service.server.await;
+    let outcome = games(&service.addrs, &boards, &footage, expected, fps, stagger).await;
+    service.stop().await;
     outcome
 }
 
@@ -274,17 +332,18 @@ async fn run(
 /// own (an event's boards, one game each); the resident memory (MiB) after
 /// the first and after the last, and how many were exact.
 async fn consecutive(
+    setup: Setup,
     count: usize,
     footage: Arc<Footage>,
     expected: &[String],
     fps: f64,
 ) -> (f64, f64, usize) {
-    let service = start().await;
+    let service = start(setup).await;
     let (mut first, mut exact) = (0.0, 0);
     for round in 1..=count {
         let board = [format!("game{round}")];
         exact += games(
-            service.addr,
+            &service.addrs,
             &board,
             &footage,
             expected,
@@ -298,8 +357,7 @@ async fn consecutive(
         }
     }
     let last = memory("VmRSS");
-    let _ = service.stop.send(());
-    let _ = service.server.await;
+    service.stop().await;
     (first, last, exact)
 }
 
@@ -320,32 +378,48 @@ fn main() {
     // Cameras start this far apart (seconds); the smoke test's together.
     let stagger =
         Duration::from_secs_f64(env("LOAD_STAGGER", if benchmarking { 0.25 } else { 0.0 }));
+    let setup = Setup {
+        postgres: std::env::var("LOAD_STORE").is_ok_and(|s| s == "postgres"),
+        instances: env("LOAD_INSTANCES", 1.0) as usize,
+    };
+    assert!(
+        setup.postgres || setup.instances <= 1,
+        "LOAD_INSTANCES needs LOAD_STORE=postgres: several instances share a PostgreSQL store"
+    );
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let footage = Arc::new(footage(seconds));
     let expected = reference(&footage);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "load: {} frames of Byrne-Fischer 1956 sent at {fps} fps ({} moves read alone), {cores} cores",
+        "load: {} frames of Byrne-Fischer 1956 sent at {fps} fps ({} moves read alone), {cores} cores, {} instance(s) on {}",
         footage.frames.len(),
-        expected.len()
+        expected.len(),
+        setup.instances.max(1),
+        if setup.postgres {
+            "PostgreSQL"
+        } else {
+            "SQLite"
+        }
     );
     let report = |boards: usize, outcome: &Outcome, wall: f64| {
         let (peak_mib, cpu) = resources();
         println!(
-            "load: {boards} boards, {} frames sent in {wall:.1} s, {} left out by the even rate (1 in {} refereed at the end), {} dropped ({:.2}%), {}/{boards} records exact, peak RSS {peak_mib:.0} MiB, CPU {cpu:.1} s",
+            "load: {boards} boards, {} frames sent in {wall:.1} s, {} left out by the even rate (1 in {} refereed at the end), {} dropped ({:.2}%), {}/{boards} records exact, {}/{boards} listed by the last instance, peak RSS {peak_mib:.0} MiB, CPU {cpu:.1} s",
             outcome.sent,
             outcome.paced,
             outcome.stride,
             outcome.dropped,
             100.0 * outcome.dropped as f64 / outcome.sent.max(1) as f64,
-            outcome.exact
+            outcome.exact,
+            outcome.listed
         );
     };
     let started = Instant::now();
-    let outcome = runtime.block_on(run(boards, footage.clone(), &expected, fps, stagger));
+    let outcome = runtime.block_on(run(setup, boards, footage.clone(), &expected, fps, stagger));
     report(boards, &outcome, started.elapsed().as_secs_f64());
     assert!(
-        benchmarking || (outcome.exact == boards && !expected.is_empty()),
+        benchmarking
+            || (outcome.exact == boards && outcome.listed == boards && !expected.is_empty()),
         "records differ under no load, or the footage holds no move"
     );
     let count = env("LOAD_GAMES", if benchmarking { 100.0 } else { 3.0 }) as usize;
@@ -357,6 +431,7 @@ fn main() {
     let expected_short = reference(&short);
     let started = Instant::now();
     let (first, last, exact) = runtime.block_on(consecutive(
+        setup,
         count,
         short,
         &expected_short,
@@ -385,7 +460,7 @@ fn main() {
     let mut held = 0;
     for boards in [16, 20, 24, 28, 32, 40, 48, 64, 96, 128] {
         let started = Instant::now();
-        let outcome = runtime.block_on(run(boards, short.clone(), &expected, fps, stagger));
+        let outcome = runtime.block_on(run(setup, boards, short.clone(), &expected, fps, stagger));
         report(boards, &outcome, started.elapsed().as_secs_f64());
         if outcome.exact < boards {
             break;

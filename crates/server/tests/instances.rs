@@ -1,9 +1,9 @@
 //! Several instances on one PostgreSQL database (a server of the test's
 //! own): two cameras on two instances, and a third instance whose watchers
-//! and panel see both games live and whole; a decision taken on one
-//! instance for a board another referees is carried out there and seen
-//! everywhere; a camera refused by an instance while another holds its
-//! board.
+//! and panel see both games live and whole; a decision, a correction and
+//! an announcement taken on one instance for a board another referees are
+//! carried out there and seen everywhere; a camera refused by an instance
+//! while another holds its board.
 
 mod common;
 
@@ -197,6 +197,31 @@ async fn two_instances_referee_a_board_each_and_every_instance_sees_both() {
         (decided.decision.as_str(), decided.decided_by.as_str()),
         ("upheld", "local")
     );
+    // Corrected on c while b referees b2, and announced on c for b1 while
+    // a referees it: carried out where each board is refereed.
+    let corrected = on_c
+        .correct_move(pb::CorrectMoveRequest {
+            game_id: two.id.clone(),
+            ply: 1,
+            uci: "d2d4".into(),
+            note: "corrected on c".into(),
+        })
+        .await
+        .expect("corrected")
+        .into_inner();
+    let sans: Vec<&str> = corrected.moves.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["d4", "Nh6"]);
+    let announced = on_c
+        .announce(pb::AnnounceRequest {
+            game_id: one.id.clone(),
+            r#type: "clock".into(),
+            t: 1000.0,
+            side: pb::Side::Black as i32,
+        })
+        .await
+        .expect("announced")
+        .into_inner();
+    assert_eq!(announced.waiting, 1, "kept by a, which waits for its time");
     drop((tx_one, tx_two));
     for mut answers in [answers_one, answers_two] {
         while let Some(update) = answers.message().await.expect("answer") {
@@ -224,7 +249,8 @@ async fn two_instances_referee_a_board_each_and_every_instance_sees_both() {
             verdict(&mut on_c, &game.id).await,
         );
         let sans: Vec<&str> = va.moves.iter().map(|m| m.san.as_str()).collect();
-        assert_eq!(sans, ["e4", "Nh6"], "{}", game.id);
+        let first = if game.id == two.id { "d4" } else { "e4" };
+        assert_eq!(sans, [first, "Nh6"], "{}", game.id);
         for other in [&vb, &vc] {
             assert_eq!(other.moves, va.moves);
             assert_eq!(other.incidents, va.incidents);
