@@ -142,6 +142,16 @@ impl RefereeService {
     fn follow_notice(&self, notice: &Notice) -> Result<(), String> {
         match notice {
             Notice::Update { game, seq } => match self.held_game(game) {
+                // Refereed here: this instance wrote it (no other may).
+                Some(held)
+                    if *held
+                        .holds
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        > 0 =>
+                {
+                    Ok(())
+                }
                 Some(held) if held.lock().seq() >= *seq => Ok(()),
                 Some(held) => self.catch_up(&held).map_err(|s| s.message().to_string()),
                 None => self.follow_games(),

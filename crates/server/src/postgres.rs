@@ -39,7 +39,7 @@ const CONNECT: Duration = Duration::from_secs(10);
 /// Notices a slow follower may fall behind by before it reads everything again.
 const NOTICES: usize = 4096;
 /// The lock instances starting together take to migrate one at a time.
-const MIGRATION_LOCK: i64 = 0x7265_6665_7265_65;
+const MIGRATION_LOCK: i64 = 0x0072_6566_6572_6565;
 /// The database's clock, in seconds since the epoch.
 const NOW: &str = "date_part('epoch', clock_timestamp())";
 

@@ -436,15 +436,16 @@ impl Referee for RefereeService {
             date: crate::game::today(),
         };
         let state = GameState::open(game.clone()).map_err(Status::invalid_argument)?;
-        self.chains
-            .store
-            .create_game(&game)
-            .map_err(|e| Status::internal(e.to_string()))?;
+        if let Err(e) = self.chains.store.create_game(&game) {
+            // Another instance sharing the store may have opened it first.
+            let _ = self.follow_games();
+            return match self.open_on(&game.board_id) {
+                Some(opened) => Ok(Response::new(opened.lock().game.clone())),
+                None => Err(Status::internal(e.to_string())),
+            };
+        }
         tracing::info!(game = %game.id, "game opened");
-        self.games
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(Arc::new(LiveGame::new(state)));
+        self.insert_game(state);
         Ok(Response::new(game))
     }
 

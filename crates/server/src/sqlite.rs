@@ -355,7 +355,7 @@ impl Store for SqliteStore {
                 params![board],
                 |row| Ok((row.get(0)?, row.get(1)?)),
             )?;
-            Ok((held_by != holder).then(|| Holding {
+            Ok((held_by != holder).then_some(Holding {
                 holder: held_by,
                 for_seconds: expires - now,
             }))
