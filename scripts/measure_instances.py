@@ -216,7 +216,9 @@ def run(args, referee, scratch):
         moved_exact[camera["first"] == 0] += got == reference
         moved_count[camera["first"] == 0] += 1
         if got != reference and not differs:
-            differs.append(f"{camera['board']}: {got} where replay reads {reference}")
+            marked = [m["san"] + ("*" if m.get("recovered") else "") for m in verdict["moves"]]
+            differs.append(f"{camera['board']}: {marked} {got[1]} (* recovered) where replay "
+                           f"reads {reference}")
         told_before = [(ply, san) for ply, san, at in camera["told"] if at < killed_at]
         kept += all(ply <= len(got[0]) and got[0][ply - 1] == san for ply, san in told_before)
         for line in camera["stderr"]:
