@@ -348,6 +348,34 @@ fn corrupt(game: &str, seq: u64, e: &prost::DecodeError) -> Fail {
     })
 }
 
+/// A move of the record in the `moves` table, in place of any at its ply.
+async fn put_move(
+    tx: &deadpool_postgres::Transaction<'_>,
+    game_id: &str,
+    m: &pb::Move,
+) -> Step<()> {
+    let statement = tx
+        .prepare_cached(
+            "INSERT INTO moves VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (game_id, ply) DO UPDATE SET side = excluded.side, san = excluded.san,
+             uci = excluded.uci, t = excluded.t",
+        )
+        .await?;
+    tx.execute(
+        &statement,
+        &[
+            &game_id,
+            &i64::from(m.ply),
+            &side_name(m.side),
+            &m.san,
+            &m.uci,
+            &m.t,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
 /// Fills the derived tables for one update.
 async fn derive(
     tx: &deadpool_postgres::Transaction<'_>,
@@ -356,9 +384,6 @@ async fn derive(
 ) -> Step<()> {
     use pb::update::What;
     let seq = update.seq as i64;
-    let upsert_move = "INSERT INTO moves VALUES ($1, $2, $3, $4, $5, $6)
-        ON CONFLICT (game_id, ply) DO UPDATE SET side = excluded.side, san = excluded.san,
-        uci = excluded.uci, t = excluded.t";
     match &update.what {
         Some(What::Event(e)) => {
             let statement = tx
@@ -379,21 +404,7 @@ async fn derive(
             )
             .await?;
         }
-        Some(What::Move(m)) => {
-            let statement = tx.prepare_cached(upsert_move).await?;
-            tx.execute(
-                &statement,
-                &[
-                    &game_id,
-                    &i64::from(m.ply),
-                    &side_name(m.side),
-                    &m.san,
-                    &m.uci,
-                    &m.t,
-                ],
-            )
-            .await?;
-        }
+        Some(What::Move(m)) => put_move(tx, game_id, m).await?,
         Some(What::Incident(i)) if i.decision.is_empty() => {
             tx.execute(
                 "INSERT INTO incidents VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
@@ -448,20 +459,8 @@ async fn derive(
                 &[&game_id, &i64::from(c.ply)],
             )
             .await?;
-            let statement = tx.prepare_cached(upsert_move).await?;
             for m in &c.moves {
-                tx.execute(
-                    &statement,
-                    &[
-                        &game_id,
-                        &i64::from(m.ply),
-                        &side_name(m.side),
-                        &m.san,
-                        &m.uci,
-                        &m.t,
-                    ],
-                )
-                .await?;
+                put_move(tx, game_id, m).await?;
             }
         }
         Some(What::Result(_) | What::Stats(_)) | None => {}
