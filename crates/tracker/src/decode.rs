@@ -5,16 +5,18 @@
 //! position clearly.
 //!
 //! Input: the position the next move is made from (its board is the
-//! table), a [`BoardBelief`], how many plies to look ahead. Output: the
-//! continuations ranked, each with its gain over the table; which
-//! promotion a pawn made is left to the caller (the eyes' colours cannot
-//! tell a queen from a knight).
+//! table), a [`BoardBelief`], how many plies to look ahead, and the ways
+//! the still board was glimpsed going since the table (which tell apart
+//! ways to one board, [`Glimpses`]). Output: the continuations ranked,
+//! each with its gain over the table; which promotion a pawn made is left
+//! to the caller (the eyes' colours cannot tell a queen from a knight).
 
 use std::collections::HashSet;
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role};
 
 use crate::belief::BoardBelief;
+use crate::glimpse::Glimpses;
 use crate::illegal;
 
 /// How far a search looks and what each ply costs in it.
@@ -94,8 +96,15 @@ impl Continuation {
 /// at each depth), likeliest first, one for each arrangement of the
 /// squares' occupants and side to move (a promotion is searched as a
 /// queen; the caller names the piece). The table itself (no ply, gain 0)
-/// is among them.
-pub fn continuations(from: &Chess, belief: &BoardBelief, search: Search) -> Vec<Continuation> {
+/// is among them. Of two ways to one arrangement, equally likely, the one
+/// the `glimpses` bear out most is kept, then the one whose pieces the eyes
+/// read where it leaves them ([`BoardBelief::pieces`]).
+pub fn continuations(
+    from: &Chess,
+    belief: &BoardBelief,
+    search: Search,
+    glimpses: &Glimpses,
+) -> Vec<Continuation> {
     let table = from.board().clone();
     let root = Continuation {
         moves: Vec::new(),
@@ -129,9 +138,28 @@ pub fn continuations(from: &Chess, belief: &BoardBelief, search: Search) -> Vec<
                     .collect::<Vec<_>>()
             })
             .collect();
-        next.sort_by(|a, b| b.gain.total_cmp(&a.gain));
+        next.sort_by(|a, b| {
+            b.gain
+                .total_cmp(&a.gain)
+                .then_with(|| {
+                    glimpses
+                        .support(from, &b.moves)
+                        .total_cmp(&glimpses.support(from, &a.moves))
+                })
+                .then_with(|| {
+                    belief
+                        .pieces(b.position.board())
+                        .total_cmp(&belief.pieces(a.position.board()))
+                })
+        });
         next.retain(|c| seen.insert(c.shape()));
-        next.truncate(search.beam);
+        // The beam, and every position the board was glimpsed in on the
+        // way (unlike the board now, it may be the way to it).
+        let mut index = 0;
+        next.retain(|c| {
+            index += 1;
+            index <= search.beam || glimpses.saw(from, &c.moves)
+        });
         found.extend(next.iter().cloned());
         level = next;
     }
@@ -193,6 +221,8 @@ pub struct StillDecision {
     ways: Option<([Continuation; 2], Decided)>,
     /// When the deep search last ran.
     searched_at: Option<f64>,
+    /// The ways the still board was seen going since the table.
+    glimpses: Glimpses,
     /// Since when the still board has read as a position the table does
     /// not explain, when it has.
     unexplained_since: Option<f64>,
@@ -210,6 +240,7 @@ impl StillDecision {
     pub fn clear(&mut self) {
         self.reset();
         self.ways = None;
+        self.glimpses.forget();
     }
 
     /// Whether a decision is being borne out, or two ways followed.
@@ -261,7 +292,14 @@ impl StillDecision {
             return self.follow_ways(belief, t);
         }
         self.unexplained_since = unexplained.then(|| self.unexplained_since.unwrap_or(t));
-        let mut decided = decide(from, belief, Search::READ).map(|d| (d, Decided::Read));
+        let weighed = weigh(from, belief, Search::READ, &self.glimpses);
+        if let Some(weighed) = &weighed {
+            self.glimpses
+                .see(from, &weighed.best.moves, weighed.glimpse_margin());
+        }
+        let mut decided = weighed
+            .and_then(Weighed::decision)
+            .map(|d| (d, Decided::Read));
         // The deep search once the board has read unexplained a while,
         // then again each while it still does.
         let recovering = self
@@ -275,7 +313,8 @@ impl StillDecision {
                 }))
         {
             self.searched_at = Some(t);
-            decided = decide(from, belief, Search::RECOVER).map(|d| (d, Decided::Recovered));
+            decided = decide(from, belief, Search::RECOVER, &self.glimpses)
+                .map(|d| (d, Decided::Recovered));
         }
         let Some((decision, how)) = decided else {
             self.standing = None;
@@ -338,7 +377,7 @@ impl StillDecision {
             return None;
         }
         let [first, second] = ways.map(|way| {
-            let next = decide(&way.position, belief, Search::READ)
+            let next = decide(&way.position, belief, Search::READ, &Glimpses::default())
                 .filter(|d| d.twin.is_none())
                 .map(|d| d.best);
             (way, next)
@@ -390,11 +429,56 @@ pub struct Decision {
 /// The likeliest continuation the `search` finds, when it is not the table,
 /// beats the table, every other board and the likeliest illegal move
 /// ([`illegal::likeliest_gain`]) by [`DECIDE_MARGIN`], and explains the
-/// picture (at most [`MAX_RESIDUE`] squares read otherwise); with its twin, the same board
-/// with the other side to move, when the twin is not a ply and
-/// [`DECIDE_MARGIN`] less likely (a tempo lost is no rarer than the ply it
-/// costs).
-pub fn decide(from: &Chess, belief: &BoardBelief, search: Search) -> Option<Decision> {
+/// picture (at most [`MAX_RESIDUE`] squares read otherwise); with its twin,
+/// the same board with the other side to move, when the twin is not a ply
+/// and [`DECIDE_MARGIN`] less likely (a tempo lost is no rarer than the ply
+/// it costs).
+pub fn decide(
+    from: &Chess,
+    belief: &BoardBelief,
+    search: Search,
+    glimpses: &Glimpses,
+) -> Option<Decision> {
+    weigh(from, belief, search, glimpses)?.decision()
+}
+
+/// A still board weighed: the likeliest continuation, when it is not the
+/// table, by how much it beats the next board, and whether it may be
+/// decided.
+#[derive(Debug, Clone)]
+pub struct Weighed {
+    pub best: Continuation,
+    pub margin: f32,
+    twin: Option<Continuation>,
+    /// It explains the picture (at most [`MAX_RESIDUE`] squares read otherwise).
+    explains: bool,
+    /// It may be decided ([`decide`]).
+    clear: bool,
+}
+
+impl Weighed {
+    /// The decision, when the board is clear enough to decide.
+    pub fn decision(self) -> Option<Decision> {
+        self.clear.then_some(Decision {
+            best: self.best,
+            twin: self.twin,
+        })
+    }
+
+    /// What it tells of the way the game went, however briefly the board
+    /// stands: its margin, when it explains the picture.
+    pub fn glimpse_margin(&self) -> f32 {
+        if self.explains { self.margin } else { 0.0 }
+    }
+}
+
+/// The still board weighed by the `search` ([`decide`] when clear).
+pub fn weigh(
+    from: &Chess,
+    belief: &BoardBelief,
+    search: Search,
+    glimpses: &Glimpses,
+) -> Option<Weighed> {
     // No continuation gains more than the squares read otherwise than the
     // table, by all their margins, less a ply: a still board read as the
     // table costs no search.
@@ -402,21 +486,29 @@ pub fn decide(from: &Chess, belief: &BoardBelief, search: Search) -> Option<Deci
     if bound - search.ply_cost < DECIDE_MARGIN {
         return None;
     }
-    let (best, margin, twin) = ranked_with_twin(from, belief, search)?;
+    let (best, margin, twin) = ranked_with_twin(from, belief, search, glimpses)?;
+    let explains = residue(belief, best.position.board()) <= MAX_RESIDUE;
     // A piece moved where it may not go is no legal move misread: looked
     // for only when the legal move would otherwise be decided.
     let clear = best.gain >= DECIDE_MARGIN
         && margin >= DECIDE_MARGIN
-        && residue(belief, best.position.board()) <= MAX_RESIDUE
+        && explains
         && illegal::likeliest_gain(from, belief).is_none_or(|g| best.gain - g >= DECIDE_MARGIN);
     let twin = twin.filter(|twin| best.gain - twin.gain < search.ply_cost + DECIDE_MARGIN);
-    clear.then_some(Decision { best, twin })
+    Some(Weighed {
+        best,
+        margin,
+        twin,
+        explains,
+        clear,
+    })
 }
 
 /// The likeliest continuation and by how much it beats the next likeliest
 /// board (the table included), when it is not the table.
 pub fn ranked(from: &Chess, belief: &BoardBelief, search: Search) -> Option<(Continuation, f32)> {
-    ranked_with_twin(from, belief, search).map(|(best, margin, _)| (best, margin))
+    ranked_with_twin(from, belief, search, &Glimpses::default())
+        .map(|(best, margin, _)| (best, margin))
 }
 
 /// [`ranked`], and the likeliest continuation to the same board as the
@@ -425,8 +517,9 @@ fn ranked_with_twin(
     from: &Chess,
     belief: &BoardBelief,
     search: Search,
+    glimpses: &Glimpses,
 ) -> Option<(Continuation, f32, Option<Continuation>)> {
-    let mut ranked = continuations(from, belief, search).into_iter();
+    let mut ranked = continuations(from, belief, search, glimpses).into_iter();
     let best = ranked.next()?;
     if best.moves.is_empty() {
         return None;
@@ -488,6 +581,7 @@ mod tests {
             &start,
             &BoardBelief::seeing(played.board(), 0.9),
             Search::READ,
+            &Glimpses::default(),
         )
         .expect("moves")
         .best;
@@ -511,6 +605,49 @@ mod tests {
         )
         .expect("the knight left");
         assert!(margin < 0.5, "Nf3 and Nh3 are alike to the eyes: {margin}");
+    }
+
+    /// The board decided frame after frame from `from`, until a decision is taken.
+    fn taken(
+        decision: &mut StillDecision,
+        from: &Chess,
+        belief: &BoardBelief,
+        t: &mut f64,
+    ) -> Continuation {
+        loop {
+            if let Some((found, _)) = decision.observe(from, belief, *t, true) {
+                return found;
+            }
+            *t += 0.05;
+            assert!(*t < 10.0, "never decided");
+        }
+    }
+
+    #[test]
+    fn of_two_ways_to_one_board_the_one_glimpsed_is_taken() {
+        // 2.Qh5 Nc6 3.Qxf7+ and 2.Qf3 Nc6 3.Qxf7+ leave one board: the
+        // queen seen a moment on h5 (or on f3) tells which was played.
+        let from = after(&["e2e4", "e7e5"]);
+        let end = after(&["e2e4", "e7e5", "d1h5", "b8c6", "h5f7"]);
+        for (glimpsed, way) in [("d1h5", Square::H5), ("d1f3", Square::F3)] {
+            let glimpse = after(&["e2e4", "e7e5", glimpsed]);
+            let mut decision = StillDecision::default();
+            let mut t = 0.0;
+            // One still frame of the queen there, too short to take…
+            assert!(
+                decision
+                    .observe(&from, &BoardBelief::seeing(glimpse.board(), 0.97), t, true)
+                    .is_none()
+            );
+            // …then the hands move on, and the board stills after Qxf7+.
+            decision.reset();
+            t += 1.0;
+            let seen = BoardBelief::seeing(end.board(), 0.97);
+            let found = taken(&mut decision, &from, &seen, &mut t);
+            assert_eq!(found.position.board(), end.board());
+            assert_eq!(found.moves.len(), 3);
+            assert_eq!(found.moves[0].to(), way, "glimpsed {glimpsed}");
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The decoder's one hypothesis outside the rules: the mover's piece taken
-//! from its square to one it may not reach, perhaps taking a piece on the
-//! way (art. 7.5). A still board this explains better than any legal
+//! from its square to one it may not reach, perhaps taking a piece beside
+//! where it lands (art. 7.5). A still board this explains better than any legal
 //! continuation is not decided as a legal move (the reading of the move
 //! where it may not go, and the arbiter, take it).
 //!
@@ -21,7 +21,9 @@ pub const ILLEGAL_COST: f32 = 2.0 * Search::READ.ply_cost;
 /// that no legal move reaches and the eyes read on every square it
 /// changes: the mover's piece gone from a square read emptied to one read
 /// as the mover's (taking what stood there), with at most one more of the
-/// opponent's pieces gone from a square read emptied.
+/// opponent's pieces gone from a square read emptied next to it (the hand
+/// that takes a piece sets its own down there or beside it: a piece gone
+/// from across the board, an arm shading a corner, is no part of the move).
 pub fn likeliest_gain(from: &Chess, belief: &BoardBelief) -> Option<f32> {
     let table = from.board();
     let mover = from.turn();
@@ -61,6 +63,7 @@ pub fn likeliest_gain(from: &Chess, belief: &BoardBelief) -> Option<f32> {
         .flat_map(|(origin, target)| {
             removed
                 .clone()
+                .filter(move |taken| taken.is_some_and(|sq| sq.distance(target) <= 1))
                 .chain([None])
                 .map(move |taken| (origin, target, taken))
         })
@@ -102,6 +105,14 @@ mod tests {
 
         // The step alone, e5 still standing: the legal move explains it all.
         let belief = BoardBelief::seeing(&step, 0.94);
+        let legal = belief.gain(pos.board(), &step) - crate::Search::READ.ply_cost;
+        assert!(likeliest_gain(&pos, &belief).is_none_or(|g| g < legal));
+
+        // The step, and the opponent's rook far away read emptied (an arm
+        // over a8): the legal move, and a square misread.
+        let mut shaded = step.clone();
+        shaded.discard_piece_at(Square::A8);
+        let belief = BoardBelief::seeing(&shaded, 0.94);
         let legal = belief.gain(pos.board(), &step) - crate::Search::READ.ply_cost;
         assert!(likeliest_gain(&pos, &belief).is_none_or(|g| g < legal));
     }

@@ -25,6 +25,7 @@ mod belief;
 mod change;
 mod decode;
 mod gap;
+mod glimpse;
 mod illegal;
 mod moments;
 mod observation;
@@ -40,7 +41,7 @@ use referee_rules::{Action, Event};
 
 use actions::relocating;
 pub use actions::transition;
-pub use belief::{BoardBelief, FLOOR, SquareBelief};
+pub use belief::{BoardBelief, FLOOR, RoleBelief, SquareBelief};
 pub use change::{ChangeSet, MAX_SEQUENCE, explain, explain_sequence, squares_changed};
 use decode::StillDecision;
 pub use decode::{

@@ -1,0 +1,137 @@
+//! The ways a still board was seen going since the table, however briefly:
+//! each still moment ranks the continuations of the table, and its
+//! likeliest (by its margin over the next board) is a glimpse of the way
+//! the game went, though too short or too unsure to decide on. When the
+//! board later settles on an arrangement two ways reach alike (a queen to
+//! c2 or d3 before taking on c3; a knight taking on c3 or on f2, then the
+//! queen taking it, when the eyes read only colours), the glimpses tell
+//! which way it went.
+//!
+//! Input: each still moment's likeliest way and its margin, the position
+//! the ways start from. Output: how much the glimpses bear out a way.
+
+use shakmaty::{Board, Chess, Color, Move, Position};
+
+/// Glimpses kept a turn: a hand hovering for minutes keeps the clearest.
+const KEPT: usize = 32;
+
+/// The ways glimpsed from one position, each with the clearest margin it
+/// was seen by.
+#[derive(Debug, Clone, Default)]
+pub struct Glimpses {
+    from: Option<(Board, Color)>,
+    seen: Vec<(Vec<Move>, f32)>,
+}
+
+impl Glimpses {
+    /// Nothing glimpsed: a move was read.
+    pub fn forget(&mut self) {
+        self.from = None;
+        self.seen.clear();
+    }
+
+    /// A still moment found `moves` from `from` the likeliest way, by
+    /// `margin` over the next board.
+    pub fn see(&mut self, from: &Chess, moves: &[Move], margin: f32) {
+        if moves.is_empty() || margin <= 0.0 {
+            return;
+        }
+        let origin = (from.board().clone(), from.turn());
+        if self.from.as_ref() != Some(&origin) {
+            self.from = Some(origin);
+            self.seen.clear();
+        }
+        match self.seen.iter_mut().find(|(way, _)| way == moves) {
+            Some((_, clearest)) => *clearest = clearest.max(margin),
+            None => self.seen.push((moves.to_vec(), margin)),
+        }
+        if self.seen.len() > KEPT {
+            self.seen.sort_by(|a, b| b.1.total_cmp(&a.1));
+            self.seen.truncate(KEPT);
+        }
+    }
+
+    /// Whether the board was glimpsed as `moves` from `from` left it, on
+    /// its way or at its end: a position the search keeps, however
+    /// unlike the board now it is.
+    pub fn saw(&self, from: &Chess, moves: &[Move]) -> bool {
+        self.here(from)
+            && self
+                .seen
+                .iter()
+                .any(|(way, _)| way.len() >= moves.len() && way[..moves.len()] == *moves)
+    }
+
+    fn here(&self, from: &Chess) -> bool {
+        self.from
+            .as_ref()
+            .is_some_and(|(board, turn)| board == from.board() && *turn == from.turn())
+    }
+
+    /// How much the glimpses from `from` bear out `moves`: the margins of
+    /// those it goes the same way as, as far as both go.
+    pub fn support(&self, from: &Chess, moves: &[Move]) -> f32 {
+        if !self.here(from) {
+            return 0.0;
+        }
+        self.seen
+            .iter()
+            .filter(|(way, _)| {
+                let shared = way.len().min(moves.len());
+                shared > 0 && way[..shared] == moves[..shared]
+            })
+            .map(|(_, margin)| margin)
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::uci::UciMove;
+
+    fn moves(from: &Chess, ucis: &[&str]) -> Vec<Move> {
+        let mut pos = from.clone();
+        ucis.iter()
+            .map(|uci| {
+                let m = uci
+                    .parse::<UciMove>()
+                    .expect("uci")
+                    .to_move(&pos)
+                    .expect("legal");
+                pos.play_unchecked(m);
+                m
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_way_is_borne_out_by_the_glimpses_it_goes_through() {
+        let start = Chess::default();
+        let mut glimpses = Glimpses::default();
+        glimpses.see(&start, &moves(&start, &["e2e4"]), 3.0);
+        glimpses.see(&start, &moves(&start, &["e2e4"]), 5.0);
+        glimpses.see(&start, &moves(&start, &["e2e4", "e7e5"]), 0.5);
+        glimpses.see(&start, &moves(&start, &["d2d4"]), -1.0);
+        let support = |ucis: &[&str]| glimpses.support(&start, &moves(&start, ucis));
+        assert_eq!(support(&["e2e4", "e7e5", "g1f3"]), 5.5);
+        assert_eq!(support(&["e2e4", "c7c5"]), 5.0);
+        assert_eq!(
+            support(&["d2d4"]),
+            0.0,
+            "a way less likely than another is no glimpse"
+        );
+        let after = {
+            let mut pos = start.clone();
+            pos.play_unchecked(moves(&start, &["e2e4"])[0]);
+            pos
+        };
+        assert_eq!(
+            glimpses.support(&after, &moves(&after, &["e7e5"])),
+            0.0,
+            "glimpsed from another position"
+        );
+        glimpses.forget();
+        assert_eq!(glimpses.support(&start, &moves(&start, &["e2e4"])), 0.0);
+    }
+}
