@@ -43,15 +43,31 @@ impl Search {
         ply_cost: 2.0,
     };
     /// Once the board has read for [`RECOVER_SECONDS`] as a position no
-    /// ordinary continuation reaches: moves made while the eyes missed
-    /// them (a hand over the board at each still moment, frames lost, a
-    /// camera reconnected). Plies are known to be missing, so each costs
-    /// less: the prior only prefers the shorter of two ways.
+    /// ordinary continuation reaches, after a time nobody watched (frames
+    /// lost, a camera reconnected, the picture blank): plies are known to
+    /// be missing, so each costs less, the prior only preferring the
+    /// shorter of two ways.
     pub const RECOVER: Search = Search {
         plies: RECOVER_PLIES,
         beam: 64,
         ply_cost: 1.0,
     };
+
+    /// The search for moves the eyes missed: [`Search::RECOVER`] after a
+    /// time nobody watched; as deep while the board was watched (a hand
+    /// over the board at each still moment), but each ply costing what it
+    /// does on a still board: nothing says plies are missing, and a hand
+    /// resting by the board, read as pieces, is no cheap run of moves.
+    pub fn recover(watched: bool) -> Search {
+        if watched {
+            Search {
+                ply_cost: Search::READ.ply_cost,
+                ..Search::RECOVER
+            }
+        } else {
+            Search::RECOVER
+        }
+    }
 }
 
 /// One way the game may have gone on from the table.
@@ -96,7 +112,8 @@ impl Continuation {
 /// at each depth), likeliest first, one for each arrangement of the
 /// squares' occupants and side to move (a promotion is searched as a
 /// queen; the caller names the piece). The table itself (no ply, gain 0)
-/// is among them. Of two ways to one arrangement, equally likely, the one
+/// is among them. A position the board was glimpsed in counts as the
+/// table does: up to `plies` more are searched from it. Of two ways to one arrangement, equally likely, the one
 /// the `glimpses` bear out most is kept, then the one whose pieces the eyes
 /// read where it leaves them ([`BoardBelief::pieces`]).
 pub fn continuations(
@@ -114,9 +131,10 @@ pub fn continuations(
     let mut seen: HashSet<Shape> = HashSet::from([root.shape()]);
     let mut found = vec![root.clone()];
     let mut level = vec![root];
-    for depth in 1..=search.plies {
+    for depth in 1..=search.plies + glimpses.longest(from) {
         let mut next: Vec<Continuation> = level
             .iter()
+            .filter(|c| glimpses.beyond(from, &c.moves) < search.plies)
             .flat_map(|c| {
                 c.position
                     .legal_moves()
@@ -313,7 +331,7 @@ impl StillDecision {
                 }))
         {
             self.searched_at = Some(t);
-            decided = decide(from, belief, Search::RECOVER, &self.glimpses)
+            decided = decide(from, belief, Search::recover(watched), &self.glimpses)
                 .map(|d| (d, Decided::Recovered));
         }
         let Some((decision, how)) = decided else {

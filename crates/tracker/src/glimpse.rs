@@ -62,6 +62,34 @@ impl Glimpses {
                 .any(|(way, _)| way.len() >= moves.len() && way[..moves.len()] == *moves)
     }
 
+    /// The most moves of a way glimpsed from `from`.
+    pub fn longest(&self, from: &Chess) -> usize {
+        if !self.here(from) {
+            return 0;
+        }
+        self.seen
+            .iter()
+            .map(|(way, _)| way.len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// How many of `moves` go beyond the last position on their way that
+    /// the board was glimpsed in from `from` (all of them when none was).
+    pub fn beyond(&self, from: &Chess, moves: &[Move]) -> usize {
+        let glimpsed = if self.here(from) {
+            self.seen
+                .iter()
+                .filter(|(way, _)| moves.starts_with(way))
+                .map(|(way, _)| way.len())
+                .max()
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        moves.len() - glimpsed
+    }
+
     fn here(&self, from: &Chess) -> bool {
         self.from
             .as_ref()
@@ -121,6 +149,13 @@ mod tests {
             0.0,
             "a way less likely than another is no glimpse"
         );
+        let on = |ucis: &[&str]| moves(&start, ucis);
+        assert!(glimpses.saw(&start, &on(&["e2e4", "e7e5"])));
+        assert!(!glimpses.saw(&start, &on(&["e2e4", "c7c5"])));
+        assert_eq!(glimpses.longest(&start), 2);
+        assert_eq!(glimpses.beyond(&start, &on(&["e2e4", "e7e5", "g1f3"])), 1);
+        assert_eq!(glimpses.beyond(&start, &on(&["e2e4", "c7c5", "g1f3"])), 2);
+        assert_eq!(glimpses.beyond(&start, &on(&["d2d4", "d7d5"])), 2);
         let after = {
             let mut pos = start.clone();
             pos.play_unchecked(moves(&start, &["e2e4"])[0]);

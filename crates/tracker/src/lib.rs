@@ -258,6 +258,7 @@ impl Tracker {
             self.read_unseen_move(&mut step, obs);
         }
         let moved = self.moves_read != read_before;
+        step.moved = moved;
         if moved && std::mem::take(&mut self.press_waiting) && self.unclocked {
             self.press_clock(&mut step.events, obs.t);
         }
@@ -444,7 +445,17 @@ impl Tracker {
             };
             completed.or_else(unseen_first).map(|reading| (reading, 0))
         });
-        let reading = reading.or_else(|| decoded.take().map(|reading| (reading, 0)));
+        // The likelihood decoder reads the whole board: where it reads the
+        // change's moves and more (a pale pawn moved over pale squares,
+        // which changes its squares too little to be seen), its reading is
+        // taken whole.
+        let reading = match (reading, decoded.take()) {
+            (Some((read, shifted)), Some(whole)) if whole.goes_on_from(&read) => {
+                Some((whole, shifted))
+            }
+            (Some(read), _) => Some(read),
+            (None, whole) => whole.map(|reading| (reading, 0)),
+        };
         tracing::trace!(t = obs.t, reading = ?reading.as_ref().map(|r| &r.0.steps), "still change");
         if let Some((reading, shifted)) = reading {
             self.take_reading(reading, shifted, &mut step);

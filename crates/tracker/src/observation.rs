@@ -76,6 +76,12 @@ pub struct Step {
     /// A move was read: on these squares (one bit per `Square` index) the
     /// present picture is the new accepted board.
     pub accept: u64,
+    /// A move was read: the table is what the board holds, and the eyes
+    /// may learn from the picture where no hand is. A picture accepted
+    /// with no move read (its squares reading as the table, long after a
+    /// change no move explains) teaches them nothing: a move made
+    /// meanwhile that the colours miss would be learnt as the eyes' error.
+    pub moved: bool,
     /// Nothing seen waits to be reported (no touch held, the board as
     /// accepted): no later step brings an event earlier than this frame.
     pub idle: bool,

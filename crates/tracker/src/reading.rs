@@ -24,6 +24,12 @@ pub(crate) struct Reading {
 }
 
 impl Reading {
+    /// Whether this reading goes the way `other` does and on beyond it:
+    /// the same boards, by the same hands, then more.
+    pub(crate) fn goes_on_from(&self, other: &Reading) -> bool {
+        self.steps.len() > other.steps.len() && self.steps.starts_with(&other.steps)
+    }
+
     /// Whether the eyes bear out a single move from `table`: each square it
     /// changes changed more than faintly, or reads the colour the move
     /// leaves there (to the colours or to the detector). A piece leaving or

@@ -344,6 +344,8 @@ impl BoardWatch {
         });
         if step.accept != 0 {
             eyes.accept(&board, step.accept)?;
+        }
+        if step.moved {
             // A move read: the table is known again where no hand is.
             self.fusion
                 .confirm(&readings, self.tracker.table(), !covered);
