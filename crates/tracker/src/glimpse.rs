@@ -8,7 +8,9 @@
 //! which way it went.
 //!
 //! Input: each still moment's likeliest way and its margin, the position
-//! the ways start from. Output: how much the glimpses bear out a way.
+//! the ways start from. Output: how much the glimpses bear out a way, and
+//! the positions the search must keep and go on from, as from the table
+//! (a run of moves longer than the search looks ahead, seen part way).
 
 use shakmaty::{Board, Chess, Color, Move, Position};
 
