@@ -9,6 +9,7 @@
 mod attention;
 mod belief;
 mod hands;
+mod settle;
 mod stillness;
 
 use std::collections::VecDeque;
@@ -26,6 +27,7 @@ use shakmaty::{Bitboard, Color, Piece, Position, Rank, Role, Square};
 
 use crate::attention::{Attention, Look};
 use crate::belief::{Fusion, Readings};
+use crate::settle::Settling;
 use crate::stillness::Stillness;
 
 pub use hands::{
@@ -103,6 +105,8 @@ pub struct BoardWatch {
     fusion: Fusion,
     /// The eyes' bias has been learnt on the game's known position.
     confirmed: bool,
+    /// Started again mid-game: the eyes calibrate once the picture settles.
+    settling: Option<Settling>,
     referee: Referee,
     /// When the eyes last tried following the camera (seconds).
     realigned_at: f64,
@@ -130,6 +134,7 @@ impl BoardWatch {
             tracker: Tracker::new(referee.position().clone()),
             fusion: Fusion::default(),
             confirmed: false,
+            settling: None,
             referee,
             realigned_at: f64::NEG_INFINITY,
             last_t: None,
@@ -191,6 +196,8 @@ impl BoardWatch {
         // position: its first frame teaches the eyes no bias (a move made
         // meanwhile would be learnt as their error and never seen).
         self.confirmed = true;
+        // Mid-game a hand is likely over the board: not learnt as the board.
+        self.settling = Some(Settling::default());
     }
 
     /// Nobody watches for now (the camera's stream ended, or the game did):
@@ -224,6 +231,26 @@ impl BoardWatch {
         self.tracker.first_contact()
     }
 
+    /// Whether the eyes may calibrate on `image`, taken at `t`: at once at
+    /// a game's start, once the picture has settled when started again
+    /// mid-game.
+    fn may_calibrate(&mut self, image: &Mat, t: f64) -> Result<bool> {
+        let Some(settling) = &mut self.settling else {
+            return Ok(true);
+        };
+        let settled =
+            settling
+                .settled(image, t)
+                .map_err(|source| referee_vision::Error::OpenCv {
+                    doing: "waiting for the picture to settle",
+                    source,
+                })?;
+        if settled {
+            self.settling = None;
+        }
+        Ok(settled)
+    }
+
     /// The board's corners found in `image` with no help, kept for the game.
     fn find_board(&mut self, image: &Mat) -> Result<BoardCorners> {
         let found = locate_board(image)?.ok_or_else(|| {
@@ -238,6 +265,9 @@ impl BoardWatch {
         let eyes = match &mut self.eyes {
             Some(eyes) => eyes,
             None => {
+                if !self.may_calibrate(image, t)? {
+                    return Ok(Seen::default());
+                }
                 let corners = match self.corners {
                     Some(corners) => corners,
                     None => self.find_board(image)?,
