@@ -69,21 +69,24 @@ fn footage() -> &'static Footage {
     })
 }
 
-fn frames(board: &str, range: std::ops::Range<usize>) -> Vec<pb::Frame> {
+/// The footage's frames in `range`, 1 in `stride` (a loaded service's even rate).
+fn frames(board: &str, range: std::ops::Range<usize>, stride: usize) -> Vec<pb::Frame> {
     footage().frames[range]
         .iter()
+        .step_by(stride)
         .map(|(t, bytes)| jpeg(board, *t, bytes.clone()))
         .collect()
 }
 
 /// Streams the footage to a fresh service in one connection per range
 /// (the service stopped and started again on its store before each range
-/// after the first, when `restart`); returns the moves recorded, each with
-/// whether it was recovered.
+/// after the first, when `restart`), 1 frame in `stride`; returns the moves
+/// recorded, each with whether it was recovered.
 async fn streamed_in(
     board: &str,
     ranges: &[std::ops::Range<usize>],
     restart: bool,
+    stride: usize,
 ) -> Vec<(String, bool)> {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("referee.db");
@@ -109,7 +112,7 @@ async fn streamed_in(
             server = start(&db, Access::LoopbackOnly).await;
             client = connect(server.addr).await;
         }
-        stream(&mut client, frames(board, range.clone())).await;
+        stream(&mut client, frames(board, range.clone(), stride)).await;
     }
     let verdict = client
         .get_game(pb::GetGameRequest {
@@ -140,7 +143,7 @@ fn assert_follows_the_reference(recorded: &[(String, bool)]) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_camera_that_reconnects_continues_the_same_game() {
     let count = footage().frames.len();
-    let recorded = streamed_in("r1", &[0..count / 3, count / 3..count], false).await;
+    let recorded = streamed_in("r1", &[0..count / 3, count / 3..count], false, 1).await;
     assert_follows_the_reference(&recorded);
     assert!(
         recorded.iter().all(|(_, recovered)| !recovered),
@@ -154,18 +157,18 @@ async fn moves_made_while_frames_were_lost_between_two_streams_are_recovered() {
     // Three seconds lost: the moves made meanwhile are found afterwards,
     // and marked so.
     let (cut, back) = (count / 2, count / 2 + 30);
-    let recorded = streamed_in("r2", &[0..cut, back..count], false).await;
+    let recorded = streamed_in("r2", &[0..cut, back..count], false, 1).await;
     assert_matches_but_for_what_nobody_saw(&recorded);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_service_restarted_mid_game_continues_it_from_its_store() {
     let count = footage().frames.len();
-    let recorded = streamed_in("r3", &[0..count / 3, count / 3..count], true).await;
+    let recorded = streamed_in("r3", &[0..count / 3, count / 3..count], true, 1).await;
     assert_follows_the_reference(&recorded);
     // Frames lost while it was down: found afterwards, marked.
     let (cut, back) = (count / 2, count / 2 + 30);
-    let recorded = streamed_in("r4", &[0..cut, back..count], true).await;
+    let recorded = streamed_in("r4", &[0..cut, back..count], true, 1).await;
     assert_matches_but_for_what_nobody_saw(&recorded);
 }
 
@@ -186,4 +189,13 @@ fn assert_matches_but_for_what_nobody_saw(recorded: &[(String, bool)]) {
         "{recorded:?}"
     );
     assert!(!recorded.last().expect("moves").1, "seen again to the end");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_taken_over_under_load_after_seconds_unwatched_continues_it() {
+    // Its instance killed under load (1 frame in 2 refereed) and the
+    // camera streaming again to another one 6.6 s later.
+    let count = footage().frames.len();
+    let recorded = streamed_in("r5", &[0..150, 216..count], true, 2).await;
+    assert_matches_but_for_what_nobody_saw(&recorded);
 }
