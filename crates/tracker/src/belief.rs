@@ -16,6 +16,13 @@ use shakmaty::{Bitboard, Board, Color, Role, Square};
 /// wrong costs at most `ln(1 / FLOOR)` against the truth.
 pub const FLOOR: f32 = 0.03;
 
+/// Probabilities (any scale) as log-likelihoods, each floored at
+/// [`FLOOR`] once normalised; `None` when they sum to nothing.
+fn floored_logs<const N: usize>(p: [f32; N]) -> Option<[f32; N]> {
+    let total: f32 = p.iter().sum();
+    (total.is_finite() && total > 0.0).then(|| p.map(|x| (x / total).max(FLOOR).ln()))
+}
+
 /// The three things a square can hold, in the order of [`SquareBelief`].
 const OCCUPANTS: [Option<Color>; 3] = [None, Some(Color::White), Some(Color::Black)];
 
@@ -35,11 +42,7 @@ impl SquareBelief {
     /// From probabilities of empty, White and Black (any scale), each
     /// floored at [`FLOOR`] once normalised.
     pub fn from_probabilities(p: [f32; 3]) -> Self {
-        let total: f32 = p.iter().sum();
-        if !total.is_finite() || total <= 0.0 {
-            return Self::default();
-        }
-        Self(p.map(|x| (x / total).max(FLOOR).ln()))
+        floored_logs(p).map_or_else(Self::default, Self)
     }
 
     /// The log-likelihood of `occupant` here.
@@ -76,11 +79,7 @@ impl RoleBelief {
     /// From probabilities of pawn, knight, bishop, rook, queen and king
     /// (any scale), each floored at [`FLOOR`] once normalised.
     pub fn from_probabilities(p: [f32; 6]) -> Self {
-        let total: f32 = p.iter().sum();
-        if !total.is_finite() || total <= 0.0 {
-            return Self::default();
-        }
-        Self(p.map(|x| (x / total).max(FLOOR).ln()))
+        floored_logs(p).map_or_else(Self::default, Self)
     }
 
     /// The log-likelihood of `role` here.
