@@ -1,7 +1,7 @@
 //! The tracker on the eyes' belief alone: a still board whose change the
-//! colours' difference never shows (a dark pawn over dark squares) is read
-//! by likelihood over the legal continuations, and a board resumed after
-//! nobody watched is recovered and marked so.
+//! colours' difference never shows (a dark pawn over dark squares), or
+//! shows only part of, is read by likelihood over the legal continuations,
+//! and a board resumed after nobody watched is recovered and marked so.
 
 use referee_rules::{Action, Event};
 use referee_tracker::{BoardBelief, Observation, Tracker};
@@ -113,4 +113,39 @@ fn a_gap_in_the_frames_marks_the_move_made_in_it_recovered() {
     let events = watch(&mut tracker, &mut t, e5.board(), 5);
     assert_eq!(events.len(), 2);
     assert!(events.iter().all(|e| !e.recovered));
+}
+
+#[test]
+fn a_run_the_change_shows_only_part_of_is_read_whole_from_the_belief() {
+    // The colours' difference shows 1.e4 (e2 and e4 changed, e4 read
+    // White); the belief reads 1...e5 as well (a dark pawn over dark
+    // squares changes them too little): both moves are read at once.
+    let mut tracker = Tracker::new(Chess::default());
+    let mut t = 0.0;
+    watch(&mut tracker, &mut t, Chess::default().board(), 5);
+    let e5 = played(&["e2e4", "e7e5"]);
+    let mut frame = still_reading(t, e5.board());
+    frame.changed = (1 << usize::from(Square::E2)) | (1 << usize::from(Square::E4));
+    frame.scores[usize::from(Square::E2)] = 50.0;
+    frame.scores[usize::from(Square::E4)] = 50.0;
+    frame.occupancy = std::array::from_fn(|i| e5.board().color_at(Square::new(i as u32)));
+    let step = (0..10)
+        .map(|_| {
+            t += 0.1;
+            frame.t = t;
+            tracker.push(&frame)
+        })
+        .find(|step| !step.events.is_empty())
+        .expect("a reading");
+    let actions: Vec<Action> = step.events.iter().map(|e| e.action).collect();
+    assert_eq!(
+        actions,
+        [
+            Action::Lift(Square::E2),
+            Action::Release(Square::E4),
+            Action::Lift(Square::E7),
+            Action::Release(Square::E5),
+        ]
+    );
+    assert_eq!(tracker.table(), e5.board());
 }
