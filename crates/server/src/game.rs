@@ -155,11 +155,37 @@ pub struct GameState {
     frame_size: Option<(i32, i32)>,
     /// The board's recent frames, for the evidence of its incidents.
     recent: FrameRing,
+    /// The clips of its incidents being cut, each on a thread of its own.
+    cutting: ClipsCut,
     /// How many announced events waiting for their place the store keeps.
     waiting_kept: u32,
     /// Updates another instance wrote were applied since this one last
     /// refereed the board: its eyes start again from the stored position.
     followed: bool,
+}
+
+/// The threads cutting a game's clips. Each is waited for when the game is
+/// let go (the service stopping), so that no clip is cut off half written
+/// and no thread is still drawing with OpenCV as the process exits.
+#[derive(Debug, Default)]
+struct ClipsCut(Vec<std::thread::JoinHandle<()>>);
+
+impl ClipsCut {
+    /// One more clip being cut; those done are let go.
+    fn push(&mut self, thread: std::thread::JoinHandle<()>) {
+        self.0.retain(|t| !t.is_finished());
+        self.0.push(thread);
+    }
+}
+
+impl Drop for ClipsCut {
+    fn drop(&mut self) {
+        for thread in self.0.drain(..) {
+            if thread.join().is_err() {
+                tracing::warn!("a clip's thread panicked");
+            }
+        }
+    }
 }
 
 fn corners_of(game: &pb::Game) -> Result<Option<BoardCorners>, String> {
@@ -264,6 +290,7 @@ impl GameState {
             termination: String::new(),
             frame_size: None,
             recent: FrameRing::default(),
+            cutting: ClipsCut::default(),
             waiting_kept: 0,
             followed: false,
         })
@@ -561,7 +588,7 @@ impl GameState {
 
     /// An incident with its service-wide id and its evidence kept.
     fn raise(
-        &self,
+        &mut self,
         store: &Arc<dyn Store>,
         incident: &Incident,
         raised_now: usize,
@@ -582,7 +609,7 @@ impl GameState {
     /// so that a manifest found has its frames. Nothing when no frame is
     /// kept; a clip that cannot be drawn is told in the log and left out
     /// (the incident and its stills are kept all the same).
-    fn keep_clip(&self, store: &Arc<dyn Store>, incident: &Incident, id: &str) -> String {
+    fn keep_clip(&mut self, store: &Arc<dyn Store>, incident: &Incident, id: &str) -> String {
         if self.recent.frames().next().is_none() {
             return String::new();
         }
@@ -620,7 +647,10 @@ impl GameState {
                 }
             });
         match cutting {
-            Ok(_) => path,
+            Ok(thread) => {
+                self.cutting.push(thread);
+                path
+            }
             Err(e) => {
                 tracing::warn!(incident = id, "no clip: cannot start its thread: {e}");
                 String::new()
