@@ -30,6 +30,14 @@ fn still_reading(t: f64, board: &Board) -> Observation {
     }
 }
 
+/// What 1.e4 e5 played with nothing else seen are.
+const E4_E5_PLAYED: [Action; 4] = [
+    Action::Lift(Square::E2),
+    Action::Release(Square::E4),
+    Action::Lift(Square::E7),
+    Action::Release(Square::E5),
+];
+
 fn played(moves: &[&str]) -> Chess {
     let mut pos = Chess::default();
     for uci in moves {
@@ -61,15 +69,7 @@ fn a_move_the_change_never_shows_is_read_from_the_belief() {
     let e5 = played(&["e2e4", "e7e5"]);
     let events = watch(&mut tracker, &mut t, e5.board(), 5);
     let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
-    assert_eq!(
-        actions,
-        [
-            Action::Lift(Square::E2),
-            Action::Release(Square::E4),
-            Action::Lift(Square::E7),
-            Action::Release(Square::E5),
-        ]
-    );
+    assert_eq!(actions, E4_E5_PLAYED);
     assert!(events.iter().all(|e| !e.recovered), "seen as it happened");
     assert_eq!(tracker.table(), e5.board());
 }
@@ -138,14 +138,6 @@ fn a_run_the_change_shows_only_part_of_is_read_whole_from_the_belief() {
         .find(|step| !step.events.is_empty())
         .expect("a reading");
     let actions: Vec<Action> = step.events.iter().map(|e| e.action).collect();
-    assert_eq!(
-        actions,
-        [
-            Action::Lift(Square::E2),
-            Action::Release(Square::E4),
-            Action::Lift(Square::E7),
-            Action::Release(Square::E5),
-        ]
-    );
+    assert_eq!(actions, E4_E5_PLAYED);
     assert_eq!(tracker.table(), e5.board());
 }
