@@ -784,8 +784,11 @@ async fn run_chain(
             return;
         };
         let (chain, shared) = (game.clone(), chains.clone());
+        // What the chain logs of this frame names its board and time.
+        let span = tracing::info_span!("board", id = %game.board_id, t = frame.t);
         let done = tokio::task::spawn_blocking(move || {
             let _permit = permit;
+            let _board = span.enter();
             let started = std::time::Instant::now();
             let looked = chain.lock().look(&shared.store, &frame);
             shared.pace.worked(started.elapsed());
