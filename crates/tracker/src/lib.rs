@@ -205,13 +205,25 @@ impl Tracker {
     }
 
     /// A tracker for a game resumed at `pos` after nobody watched it (a
-    /// camera reconnected, the service restarted): moves made meanwhile
-    /// are recovered once the board has read as the position they reach.
-    pub fn resumed(pos: Chess) -> Self {
-        Self {
+    /// camera reconnected, the service restarted), `on_table` standing on
+    /// the table as the record left it: the position, or the position
+    /// with a move made that its opponent's reply has not yet completed
+    /// (anything else, a piece still in hand, is taken as the position).
+    /// Moves made meanwhile are recovered once the board has read as the
+    /// position they reach.
+    pub fn resumed(pos: Chess, on_table: &Board) -> Self {
+        let made = pos
+            .legal_moves()
+            .into_iter()
+            .any(|m| result(&pos, &m).board() == on_table);
+        let mut tracker = Self {
             unwatched: true,
             ..Self::new(pos)
+        };
+        if made {
+            tracker.table = on_table.clone();
         }
+        tracker
     }
 
     /// The position after the moves seen so far.

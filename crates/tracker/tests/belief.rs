@@ -76,7 +76,7 @@ fn a_move_the_change_never_shows_is_read_from_the_belief() {
 
 #[test]
 fn moves_made_while_nobody_watched_are_recovered_and_marked() {
-    let mut tracker = Tracker::resumed(Chess::default());
+    let mut tracker = Tracker::resumed(Chess::default(), Chess::default().board());
     let mut t = 0.0;
     // Six plies, or seven with a piece taking two moves to its square: the
     // board alone cannot tell whose turn it is, so nothing is taken yet.

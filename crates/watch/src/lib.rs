@@ -191,7 +191,10 @@ impl BoardWatch {
         self.attention.forget();
         // The venue stays: the same set in the same light. Moves made
         // while nobody watched are recovered from the board as it reads.
-        self.tracker = Tracker::resumed(self.referee.position().clone());
+        self.tracker = Tracker::resumed(
+            self.referee.position().clone(),
+            self.referee.board_on_table(),
+        );
         // What the board shows now is not known to be the record's
         // position: its first frame teaches the eyes no bias (a move made
         // meanwhile would be learnt as their error and never seen).
