@@ -4,24 +4,15 @@
 //!
 //! Input: per-square probabilities from the colour baseline and the learned
 //! detector (each floored, so that no single square's reading can outweigh
-//! a whole move), and the detector's reading of which piece stands there.
-//! Output: the score of any board, the sum of its squares' log-likelihoods,
-//! which the move decoder compares across the positions legal moves reach;
-//! and the score of its pieces, which tells apart only boards whose
-//! squares' occupants are alike (a knight or a queen left on c3).
+//! a whole move). Output: the score of any board, the sum of its squares'
+//! log-likelihoods, which the move decoder compares across the positions
+//! legal moves reach.
 
-use shakmaty::{Bitboard, Board, Color, Role, Square};
+use shakmaty::{Bitboard, Board, Color, Square};
 
 /// The least probability a reading gives any occupant: a square read
 /// wrong costs at most `ln(1 / FLOOR)` against the truth.
 pub const FLOOR: f32 = 0.03;
-
-/// Probabilities (any scale) as log-likelihoods, each floored at
-/// [`FLOOR`] once normalised; `None` when they sum to nothing.
-fn floored_logs<const N: usize>(p: [f32; N]) -> Option<[f32; N]> {
-    let total: f32 = p.iter().sum();
-    (total.is_finite() && total > 0.0).then(|| p.map(|x| (x / total).max(FLOOR).ln()))
-}
 
 /// The three things a square can hold, in the order of [`SquareBelief`].
 const OCCUPANTS: [Option<Color>; 3] = [None, Some(Color::White), Some(Color::Black)];
@@ -42,7 +33,11 @@ impl SquareBelief {
     /// From probabilities of empty, White and Black (any scale), each
     /// floored at [`FLOOR`] once normalised.
     pub fn from_probabilities(p: [f32; 3]) -> Self {
-        floored_logs(p).map_or_else(Self::default, Self)
+        let total: f32 = p.iter().sum();
+        if !total.is_finite() || total <= 0.0 {
+            return Self::default();
+        }
+        Self(p.map(|x| (x / total).max(FLOOR).ln()))
     }
 
     /// The log-likelihood of `occupant` here.
@@ -70,24 +65,6 @@ impl SquareBelief {
     }
 }
 
-/// Log-likelihoods of each piece (`Role` order: pawn to king) standing on
-/// one square, whatever its colour, as the detector reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct RoleBelief(pub [f32; 6]);
-
-impl RoleBelief {
-    /// From probabilities of pawn, knight, bishop, rook, queen and king
-    /// (any scale), each floored at [`FLOOR`] once normalised.
-    pub fn from_probabilities(p: [f32; 6]) -> Self {
-        floored_logs(p).map_or_else(Self::default, Self)
-    }
-
-    /// The log-likelihood of `role` here.
-    pub fn of(self, role: Role) -> f32 {
-        self.0[usize::from(role) - 1]
-    }
-}
-
 impl std::ops::Add for SquareBelief {
     type Output = Self;
     fn add(self, other: Self) -> Self {
@@ -99,7 +76,6 @@ impl std::ops::Add for SquareBelief {
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoardBelief {
     squares: [Option<SquareBelief>; 64],
-    roles: [Option<RoleBelief>; 64],
 }
 
 impl Default for BoardBelief {
@@ -113,7 +89,6 @@ impl BoardBelief {
     pub fn unknown() -> Self {
         Self {
             squares: [None; 64],
-            roles: [None; 64],
         }
     }
 
@@ -145,24 +120,7 @@ impl BoardBelief {
     pub fn hide(&mut self, squares: Bitboard) {
         for sq in squares {
             self.squares[usize::from(sq)] = None;
-            self.roles[usize::from(sq)] = None;
         }
-    }
-
-    /// Sets the reading of which piece stands on `sq`.
-    pub fn add_roles(&mut self, sq: Square, reading: RoleBelief) {
-        self.roles[usize::from(sq)] = Some(reading);
-    }
-
-    /// How likely the pieces of `board` are where it holds them (summed
-    /// over the squares whose piece was read): of boards alike in their
-    /// squares' occupants, the one whose pieces the eyes read.
-    pub fn pieces(&self, board: &Board) -> f32 {
-        board
-            .occupied()
-            .into_iter()
-            .filter_map(|sq| Some(self.roles[usize::from(sq)]?.of(board.role_at(sq)?)))
-            .sum()
     }
 
     pub fn get(&self, sq: Square) -> Option<SquareBelief> {
@@ -260,24 +218,5 @@ mod tests {
         let one_square = belief.gain(&start, &after);
         assert!((one_square - (0.9f32.ln() - 0.05f32.ln())).abs() < 1e-5);
         assert_eq!(belief.against(&start).len(), 2, "e2 and a8 read otherwise");
-    }
-
-    #[test]
-    fn the_pieces_read_tell_apart_boards_alike_in_colours() {
-        let mut queen_on_c3 = Board::empty();
-        queen_on_c3.set_piece_at(Square::C3, Color::White.queen());
-        queen_on_c3.set_piece_at(Square::F2, Color::White.pawn());
-        let mut knight_on_c3 = Board::empty();
-        knight_on_c3.set_piece_at(Square::C3, Color::White.knight());
-        knight_on_c3.set_piece_at(Square::F2, Color::White.queen());
-        let mut belief = BoardBelief::seeing(&queen_on_c3, 0.9);
-        assert_eq!(belief.pieces(&queen_on_c3), belief.pieces(&knight_on_c3));
-        belief.add_roles(
-            Square::C3,
-            RoleBelief::from_probabilities([0.05, 0.2, 0.05, 0.05, 0.6, 0.05]),
-        );
-        assert!(belief.pieces(&queen_on_c3) > belief.pieces(&knight_on_c3));
-        belief.hide(Bitboard::from_square(Square::C3));
-        assert_eq!(belief.pieces(&queen_on_c3), belief.pieces(&knight_on_c3));
     }
 }

@@ -113,9 +113,9 @@ impl Continuation {
 /// squares' occupants and side to move (a promotion is searched as a
 /// queen; the caller names the piece). The table itself (no ply, gain 0)
 /// is among them. A position the board was glimpsed in counts as the
-/// table does: up to `plies` more are searched from it. Of two ways to one arrangement, equally likely, the one
-/// the `glimpses` bear out most is kept, then the one whose pieces the eyes
-/// read where it leaves them ([`BoardBelief::pieces`]).
+/// table does: up to `plies` more are searched from it. Of two ways to one
+/// arrangement, equally likely, the one the `glimpses` bear out most is
+/// kept.
 pub fn continuations(
     from: &Chess,
     belief: &BoardBelief,
@@ -157,27 +157,21 @@ pub fn continuations(
             })
             .collect();
         next.sort_by(|a, b| {
-            b.gain
-                .total_cmp(&a.gain)
-                .then_with(|| {
-                    glimpses
-                        .support(from, &b.moves)
-                        .total_cmp(&glimpses.support(from, &a.moves))
-                })
-                .then_with(|| {
-                    belief
-                        .pieces(b.position.board())
-                        .total_cmp(&belief.pieces(a.position.board()))
-                })
+            b.gain.total_cmp(&a.gain).then_with(|| {
+                glimpses
+                    .support(from, &b.moves)
+                    .total_cmp(&glimpses.support(from, &a.moves))
+            })
         });
         next.retain(|c| seen.insert(c.shape()));
         // The beam, and every position the board was glimpsed in on the
         // way (unlike the board now, it may be the way to it).
-        let mut index = 0;
-        next.retain(|c| {
-            index += 1;
-            index <= search.beam || glimpses.saw(from, &c.moves)
-        });
+        let next: Vec<Continuation> = next
+            .into_iter()
+            .enumerate()
+            .filter(|(rank, c)| *rank < search.beam || glimpses.saw(from, &c.moves))
+            .map(|(_, c)| c)
+            .collect();
         found.extend(next.iter().cloned());
         level = next;
     }

@@ -1,8 +1,8 @@
 //! The decoder's one hypothesis outside the rules: the mover's piece taken
 //! from its square to one it may not reach, perhaps taking a piece beside
-//! where it lands (art. 7.5). A still board this explains better than any legal
-//! continuation is not decided as a legal move (the reading of the move
-//! where it may not go, and the arbiter, take it).
+//! where it lands (art. 7.5). A still board this explains better than any
+//! legal continuation is not decided as a legal move (the reading of the
+//! move where it may not go, and the arbiter, take it).
 //!
 //! Input: the position the move is made from, the eyes' belief. Output:
 //! the gain over the table of the likeliest such board, less its prior.

@@ -41,7 +41,7 @@ use referee_rules::{Action, Event};
 
 use actions::relocating;
 pub use actions::transition;
-pub use belief::{BoardBelief, FLOOR, RoleBelief, SquareBelief};
+pub use belief::{BoardBelief, FLOOR, SquareBelief};
 pub use change::{ChangeSet, MAX_SEQUENCE, explain, explain_sequence, squares_changed};
 use decode::StillDecision;
 pub use decode::{
@@ -212,16 +212,13 @@ impl Tracker {
     /// Moves made meanwhile are recovered once the board has read as the
     /// position they reach.
     pub fn resumed(pos: Chess, on_table: &Board) -> Self {
-        let made = pos
-            .legal_moves()
-            .into_iter()
-            .any(|m| result(&pos, &m).board() == on_table);
         let mut tracker = Self {
             unwatched: true,
+            table: on_table.clone(),
             ..Self::new(pos)
         };
-        if made {
-            tracker.table = on_table.clone();
+        if tracker.next_move_from().is_none() {
+            tracker.table = tracker.pos.board().clone();
         }
         tracker
     }

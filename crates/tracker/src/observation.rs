@@ -73,8 +73,9 @@ pub struct Observation {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Step {
     pub events: Vec<Event>,
-    /// A move was read: on these squares (one bit per `Square` index) the
-    /// present picture is the new accepted board.
+    /// On these squares (one bit per `Square` index) the present picture
+    /// is the new accepted board: a move was read, or a change no move
+    /// explains has read as the table long after.
     pub accept: u64,
     /// A move was read: the table is what the board holds, and the eyes
     /// may learn from the picture where no hand is. A picture accepted

@@ -73,12 +73,6 @@ impl CellReading {
         ]
     }
 
-    /// The probabilities of a pawn, knight, bishop, rook, queen and king
-    /// (`Role` order), each side's summed.
-    pub fn role_probabilities(&self) -> [f32; 6] {
-        std::array::from_fn(|k| self.classes[1 + k] + self.classes[7 + k])
-    }
-
     /// The likelier occupant and its probability (the sum over its pieces).
     pub fn occupant(&self) -> (Occupant, f32) {
         let [empty, white, black] = self.occupant_probabilities();

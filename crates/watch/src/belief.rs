@@ -8,7 +8,7 @@
 //! the squares hands cover, the position the table holds. Output: the
 //! tracker's [`BoardBelief`].
 
-use referee_tracker::{BoardBelief, RoleBelief, SquareBelief};
+use referee_tracker::{BoardBelief, SquareBelief};
 use referee_vision::{Detection, HAND_THRESHOLD, Orientation, VenueModel, known_cells};
 use shakmaty::{Bitboard, Board, Square};
 
@@ -40,8 +40,6 @@ impl Default for Fusion {
 pub struct Readings {
     colours: [SquareBelief; 64],
     detector: [Option<SquareBelief>; 64],
-    /// Which piece the detector reads, whatever its colour.
-    roles: [Option<RoleBelief>; 64],
 }
 
 /// The rectified cell of `sq` when the board lies `orientation`.
@@ -61,18 +59,12 @@ impl Readings {
     ) -> Self {
         let adapted = detection.and_then(|d| fusion.venue.as_ref().map(|v| v.adapt(d)));
         let detection = adapted.as_ref().or(detection);
-        let seen = |index: usize| {
-            let cell = &detection?.cells[cell_of(Square::new(index as u32), orientation)];
-            (cell.hand < HAND_THRESHOLD).then_some(cell)
-        };
         Self {
             colours: colours.map(SquareBelief::from_probabilities),
             detector: std::array::from_fn(|index| {
-                seen(index)
-                    .map(|cell| SquareBelief::from_probabilities(cell.occupant_probabilities()))
-            }),
-            roles: std::array::from_fn(|index| {
-                seen(index).map(|cell| RoleBelief::from_probabilities(cell.role_probabilities()))
+                let cell = &detection?.cells[cell_of(Square::new(index as u32), orientation)];
+                (cell.hand < HAND_THRESHOLD)
+                    .then(|| SquareBelief::from_probabilities(cell.occupant_probabilities()))
             }),
         }
     }
@@ -121,9 +113,6 @@ impl Fusion {
             if let Some(read) = readings.detector[i] {
                 belief.add(sq, read.less(self.detector_bias[i]));
             }
-            if let Some(roles) = readings.roles[i] {
-                belief.add_roles(sq, roles);
-            }
         }
         belief.hide(covered);
         belief
@@ -144,7 +133,6 @@ mod tests {
         let readings = Readings {
             colours: colours.map(SquareBelief::from_probabilities),
             detector: [None; 64],
-            roles: [None; 64],
         };
         let mut fusion = Fusion::default();
         let empty = Board::empty();
