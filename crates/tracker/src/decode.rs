@@ -304,14 +304,21 @@ impl StillDecision {
             return self.follow_ways(belief, t);
         }
         self.unexplained_since = unexplained.then(|| self.unexplained_since.unwrap_or(t));
-        let weighed = weigh(from, belief, Search::READ, &self.glimpses);
+        // After a time nobody watched, any number of plies may be missing:
+        // the board is weighed at once by the deep search, where each ply
+        // costs less and the shortest way wins. The shallow search, chained
+        // through what it glimpsed, reaches the board by a longer way, with
+        // the wrong side to move and every later move explained askew.
+        let (search, how) = match watched {
+            true => (Search::READ, Decided::Read),
+            false => (Search::recover(false), Decided::Recovered),
+        };
+        let weighed = weigh(from, belief, search, &self.glimpses);
         if let Some(weighed) = &weighed {
             self.glimpses
                 .see(from, &weighed.best.moves, weighed.glimpse_margin());
         }
-        let mut decided = weighed
-            .and_then(Weighed::decision)
-            .map(|d| (d, Decided::Read));
+        let mut decided = weighed.and_then(Weighed::decision).map(|d| (d, how));
         // The deep search once the board has read unexplained a while,
         // then again each while it still does.
         let recovering = self

@@ -345,6 +345,11 @@ impl Tracker {
         {
             self.unwatched = true;
         }
+        if self.last_frame.is_none() {
+            // The first frame watched: what the board shows was done
+            // before it (moves made while nobody watched are dated here).
+            self.last_motion = obs.t;
+        }
         self.follow_fingertip(obs);
         self.moments.follow(obs.t, &obs.motion);
         for (index, first) in self.first_changed.iter_mut().enumerate() {
@@ -389,9 +394,16 @@ impl Tracker {
                 .unexplained(&obs.belief)
                 .and_then(|squares| self.gap.still(obs.t, squares));
         }
-        if obs.changed == 0 {
+        if obs.changed == 0 || self.unwatched {
             if let Some(reading) = decoded {
                 self.take_reading(reading, 0, &mut step);
+                return step;
+            }
+            if self.unwatched {
+                // After nobody watched, the picture accepted is not known
+                // to show the table: a change against it tells nothing of
+                // the moves missed (read alone, it skips them, or accuses
+                // a legal move). The whole board, decoded, reads them.
                 return step;
             }
             // The board as accepted, nothing moving: a touch stands alone.
