@@ -482,12 +482,15 @@ impl Tracker {
             self.take_reading(reading, shifted, &mut step);
         } else if self.press_waiting
             && patient
+            && !self.decision.pending()
             && let Some((standing, board)) = self.relocation(&change, obs)
         {
             // No legal move nor run of moves explains the change, still a
-            // while, yet the mover pressed the clock: a piece was moved
-            // where it may not go (art. 7.5). The move standing on the
-            // table before it is complete.
+            // while, nor the whole board (a square left changed by a stale
+            // picture, beside a legal move the decoder is bearing out), yet
+            // the mover pressed the clock: a piece was moved where it may
+            // not go (art. 7.5). The move standing on the table before it
+            // is complete.
             let t = self.last_motion.max(self.last_t);
             if let Some(m) = standing {
                 self.pos.play_unchecked(m);

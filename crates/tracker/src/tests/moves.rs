@@ -462,3 +462,54 @@ fn a_faint_residue_beside_a_faint_move_does_not_hide_it() {
     change.scores[usize::from(Square::D7)] = 45.0;
     assert!(explain(&Chess::default(), &change).is_none());
 }
+
+/// After 5.Bf4 in Byrne-Fischer, the queen's square d1 reads changed and
+/// empty to the colours (its accepted picture taken with an arm over it);
+/// Black plays d7-d5, the hand crosses the board to the clock and presses
+/// it, and the picture is still again. The whole board shows the legal
+/// move: it is read, and no piece is taken for one moved where it may not
+/// go (art. 7.5).
+#[test]
+fn a_stale_square_beside_a_legal_move_clocked_at_once_is_no_illegal_move() {
+    let start = from_fen("rnbq1rk1/ppppppbp/5np1/8/2PP1B2/2N2N2/PP2PPPP/R2QKB1R b KQ - 3 5");
+    let mut tracker = Tracker::new(start.clone());
+    let mut played = start;
+    let d5 = shakmaty::uci::UciMove::from_ascii(b"d7d5")
+        .expect("uci")
+        .to_move(&played)
+        .expect("legal");
+    played.play_unchecked(d5);
+    let mut events = Vec::new();
+    let mut t = 0.0;
+    let mut push = |still: bool, at_clock: bool, t: f64| {
+        let mut obs = frame(t, &[Square::D1, Square::D5, Square::D7], still, None);
+        obs.at_clock = at_clock;
+        obs.faint = 20.0;
+        for (sq, score) in [(Square::D1, 131.0), (Square::D5, 121.0), (Square::D7, 114.0)] {
+            obs.scores[usize::from(sq)] = score;
+        }
+        for sq in squares_in(played.board().occupied().0) {
+            obs.occupancy[usize::from(sq)] = played.board().color_at(sq);
+        }
+        obs.occupancy[usize::from(Square::D1)] = None;
+        obs.belief = BoardBelief::seeing(played.board(), 0.98);
+        tracker.push(&obs).events
+    };
+    for (still, at_clock) in [(false, false), (true, false), (false, false), (false, true)] {
+        t += 0.2;
+        events.extend(push(still, at_clock, t));
+    }
+    for _ in 0..4 {
+        t += 0.2;
+        events.extend(push(true, false, t));
+    }
+    let actions = actions_of(&events);
+    assert_eq!(
+        actions,
+        [
+            Action::Lift(Square::D7),
+            Action::Release(Square::D5),
+            Action::Clock
+        ]
+    );
+}
