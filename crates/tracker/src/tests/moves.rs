@@ -485,7 +485,11 @@ fn a_stale_square_beside_a_legal_move_clocked_at_once_is_no_illegal_move() {
         let mut obs = frame(t, &[Square::D1, Square::D5, Square::D7], still, None);
         obs.at_clock = at_clock;
         obs.faint = 20.0;
-        for (sq, score) in [(Square::D1, 131.0), (Square::D5, 121.0), (Square::D7, 114.0)] {
+        for (sq, score) in [
+            (Square::D1, 131.0),
+            (Square::D5, 121.0),
+            (Square::D7, 114.0),
+        ] {
             obs.scores[usize::from(sq)] = score;
         }
         for sq in squares_in(played.board().occupied().0) {
