@@ -199,6 +199,20 @@ pub const RECOVER_SECONDS: f64 = 1.0;
 pub const MAX_RESIDUE: usize = 4;
 pub const RESIDUE_MARGIN: f32 = 2.0;
 
+/// How the board was watched since the table was last seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Watch {
+    /// Every frame: nothing was missed.
+    Throughout,
+    /// Frames were lost, or the picture was blank, a while: a move may
+    /// have been missed.
+    Lapsed,
+    /// Watched again (a camera reconnected, the service restarted), the
+    /// eyes calibrated on a board not known to show the table: moves made
+    /// meanwhile are likely.
+    Resumed,
+}
+
 /// A decision borne out over the frames of a still board.
 #[derive(Debug, Clone, Copy)]
 struct Standing {
@@ -270,17 +284,18 @@ impl StillDecision {
     /// One still frame at `t`, the next move made from `from`: the
     /// continuation decided, once it has stood long enough, and how.
     ///
-    /// `watched`: nobody missed anything since the table was last seen
-    /// (no gap in the frames, no reconnect). Then the shorter way to a board
-    /// is taken; otherwise a board reached as likely with either side to
-    /// move waits for the next move to tell whose turn it was.
+    /// Watched throughout since the table was last seen (no gap in the
+    /// frames, no reconnect), the shorter way to a board is taken;
+    /// otherwise a board reached as likely with either side to move waits
+    /// for the next move to tell whose turn it was.
     pub fn observe(
         &mut self,
         from: &Chess,
         belief: &BoardBelief,
         t: f64,
-        watched: bool,
+        watch: Watch,
     ) -> Option<(Continuation, Decided)> {
+        let watched = watch == Watch::Throughout;
         if !belief.is_informed() {
             self.reset();
             return None;
@@ -304,14 +319,14 @@ impl StillDecision {
             return self.follow_ways(belief, t);
         }
         self.unexplained_since = unexplained.then(|| self.unexplained_since.unwrap_or(t));
-        // After a time nobody watched, any number of plies may be missing:
-        // the board is weighed at once by the deep search, where each ply
-        // costs less and the shortest way wins. The shallow search, chained
-        // through what it glimpsed, reaches the board by a longer way, with
-        // the wrong side to move and every later move explained askew.
-        let (search, how) = match watched {
-            true => (Search::READ, Decided::Read),
-            false => (Search::recover(false), Decided::Recovered),
+        // Watched again, any number of plies may be missing: the board is
+        // weighed at once by the deep search, where each ply costs less and
+        // the shortest way wins. The shallow search, chained through what it
+        // glimpsed, reaches the board by a longer way, with the wrong side
+        // to move and every later move explained askew.
+        let (search, how) = match watch {
+            Watch::Resumed => (Search::recover(false), Decided::Recovered),
+            Watch::Throughout | Watch::Lapsed => (Search::READ, Decided::Read),
         };
         let weighed = weigh(from, belief, search, &self.glimpses);
         if let Some(weighed) = &weighed {
@@ -634,7 +649,7 @@ mod tests {
         t: &mut f64,
     ) -> Continuation {
         loop {
-            if let Some((found, _)) = decision.observe(from, belief, *t, true) {
+            if let Some((found, _)) = decision.observe(from, belief, *t, Watch::Throughout) {
                 return found;
             }
             *t += 0.05;
@@ -655,7 +670,12 @@ mod tests {
             // One still frame of the queen there, too short to take…
             assert!(
                 decision
-                    .observe(&from, &BoardBelief::seeing(glimpse.board(), 0.97), t, true)
+                    .observe(
+                        &from,
+                        &BoardBelief::seeing(glimpse.board(), 0.97),
+                        t,
+                        Watch::Throughout
+                    )
                     .is_none()
             );
             // …then the hands move on, and the board stills after Qxf7+.
@@ -676,9 +696,15 @@ mod tests {
         let belief = BoardBelief::seeing(pos.board(), 0.9);
         let mut decision = StillDecision::default();
         let start = Chess::default();
-        assert!(decision.observe(&start, &belief, 0.0, true).is_none());
         assert!(
-            decision.observe(&start, &belief, 0.5, true).is_none(),
+            decision
+                .observe(&start, &belief, 0.0, Watch::Throughout)
+                .is_none()
+        );
+        assert!(
+            decision
+                .observe(&start, &belief, 0.5, Watch::Throughout)
+                .is_none(),
             "not before a second"
         );
         // Bb5 in six plies, or Bc4 and then Bb5 in seven: the same board with
@@ -686,7 +712,9 @@ mod tests {
         let mut t = 1.0;
         while t < 3.0 {
             assert!(
-                decision.observe(&start, &belief, t, true).is_none(),
+                decision
+                    .observe(&start, &belief, t, Watch::Throughout)
+                    .is_none(),
                 "at {t} s"
             );
             t += 0.1;
@@ -697,7 +725,7 @@ mod tests {
         let on = after(&[&missed[..], &["b5a4"]].concat());
         let belief = BoardBelief::seeing(on.board(), 0.9);
         let (found, how) = loop {
-            if let Some(found) = decision.observe(&start, &belief, t, true) {
+            if let Some(found) = decision.observe(&start, &belief, t, Watch::Throughout) {
                 break found;
             }
             t += 0.1;
@@ -717,7 +745,11 @@ mod tests {
         let mut t = 0.0;
         let belief = BoardBelief::seeing(missed.board(), 0.9);
         while t < 3.0 {
-            assert!(decision.observe(&start, &belief, t, true).is_none());
+            assert!(
+                decision
+                    .observe(&start, &belief, t, Watch::Throughout)
+                    .is_none()
+            );
             t += 0.1;
         }
         assert!(decision.pending(), "both ways followed");
@@ -725,7 +757,7 @@ mod tests {
         let d4 = after(&["d2d4"]);
         let belief = BoardBelief::seeing(d4.board(), 0.9);
         let found = loop {
-            if let Some((found, _)) = decision.observe(&start, &belief, t, true) {
+            if let Some((found, _)) = decision.observe(&start, &belief, t, Watch::Throughout) {
                 break found;
             }
             t += 0.1;
@@ -745,7 +777,12 @@ mod tests {
         for k in 0..30 {
             assert!(
                 decision
-                    .observe(&Chess::default(), &belief, f64::from(k) * 0.1, true)
+                    .observe(
+                        &Chess::default(),
+                        &belief,
+                        f64::from(k) * 0.1,
+                        Watch::Throughout
+                    )
                     .is_none()
             );
         }

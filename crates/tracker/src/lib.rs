@@ -43,11 +43,11 @@ use actions::relocating;
 pub use actions::transition;
 pub use belief::{BoardBelief, FLOOR, SquareBelief};
 pub use change::{ChangeSet, MAX_SEQUENCE, explain, explain_sequence, squares_changed};
-use decode::StillDecision;
 pub use decode::{
     DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_PLIES, DECIDE_SECONDS, Decided, MAX_RESIDUE,
     RECOVER_PLIES, RECOVER_SECONDS, RESIDUE_MARGIN, Search,
 };
+use decode::{StillDecision, Watch};
 use gap::GapWatch;
 pub use gap::{Gap, RECORD_GAP_SECONDS};
 pub use moments::MOVED_MOTION;
@@ -163,6 +163,10 @@ pub struct Tracker {
     /// camera reconnected) and the board has not been seen as the table
     /// since: the next move read was made unseen, and is recovered.
     unwatched: bool,
+    /// Watched again (a camera reconnected, the service restarted): the
+    /// eyes' accepted picture was taken of a board not known to show the
+    /// table, until the board has been seen as the table.
+    picture_unknown: bool,
     /// Whether the record explains the still board.
     gap: GapWatch,
 }
@@ -200,6 +204,7 @@ impl Tracker {
             promotion_chosen: None,
             decision: StillDecision::default(),
             unwatched: false,
+            picture_unknown: false,
             gap: GapWatch::default(),
         }
     }
@@ -214,6 +219,7 @@ impl Tracker {
     pub fn resumed(pos: Chess, on_table: &Board) -> Self {
         let mut tracker = Self {
             unwatched: true,
+            picture_unknown: true,
             table: on_table.clone(),
             ..Self::new(pos)
         };
@@ -284,6 +290,15 @@ impl Tracker {
             self.moments.clear();
         }
         step
+    }
+
+    /// How the board was watched since the table was last seen.
+    pub(crate) fn watch(&self) -> Watch {
+        match (self.picture_unknown, self.unwatched) {
+            (true, _) => Watch::Resumed,
+            (false, true) => Watch::Lapsed,
+            (false, false) => Watch::Throughout,
+        }
     }
 
     /// Whether the tracker asks for the detector's reading of the next
@@ -388,22 +403,23 @@ impl Tracker {
         if decoded.is_none() && self.decision.explained() && !self.decision.pending() {
             // Seen as the table: nothing more was missed.
             self.unwatched = false;
+            self.picture_unknown = false;
         }
         if decoded.is_none() && !self.decision.pending() {
             step.gap = self
                 .unexplained(&obs.belief)
                 .and_then(|squares| self.gap.still(obs.t, squares));
         }
-        if obs.changed == 0 || self.unwatched {
+        if obs.changed == 0 || self.picture_unknown {
             if let Some(reading) = decoded {
                 self.take_reading(reading, 0, &mut step);
                 return step;
             }
-            if self.unwatched {
-                // After nobody watched, the picture accepted is not known
-                // to show the table: a change against it tells nothing of
-                // the moves missed (read alone, it skips them, or accuses
-                // a legal move). The whole board, decoded, reads them.
+            if self.picture_unknown {
+                // Watched again, the picture accepted is not known to show
+                // the table: a change against it tells nothing of the moves
+                // missed (read alone, it skips them, or accuses a legal
+                // move). The whole board, decoded, reads them.
                 return step;
             }
             // The board as accepted, nothing moving: a touch stands alone.

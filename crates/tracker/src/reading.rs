@@ -270,7 +270,7 @@ impl Tracker {
         let (mut completed, from) = self.next_move_from()?;
         let (best, how) = self
             .decision
-            .observe(&from, &obs.belief, obs.t, !self.unwatched)?;
+            .observe(&from, &obs.belief, obs.t, self.watch())?;
         let mut position = from;
         let mut steps = Vec::new();
         let plies = best.moves.len();
