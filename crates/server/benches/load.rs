@@ -10,10 +10,14 @@
 //! a second for 60 s, then looks for the most boards this machine holds at
 //! 10 frames a second with every record exact (20 s a step), then plays
 //! 100 short games one after another and prints the resident memory after
-//! the first and the last. `LOAD_BOARDS`, `LOAD_SECONDS`, `LOAD_FPS`,
+//! the first and the last; 4 boards of real footage join the first run. `LOAD_BOARDS`, `LOAD_SECONDS`, `LOAD_FPS`,
 //! `LOAD_RAMP=0`, `LOAD_GAMES` and `LOAD_STAGGER` (seconds between the
 //! cameras' starts, 0.25 unless given: an event's boards do not move in
-//! step) change that. `LOAD_STORE=postgres` runs the same on a PostgreSQL
+//! step) change that. `LOAD_REAL=N` makes it N boards of real footage (the
+//! real opening clip of `../shared/data/real`, the board found by the
+//! service, so MediaPipe's hand models run), started one after another
+//! across the run so that one streams throughout; their records are
+//! counted apart. `LOAD_STORE=postgres` runs the same on a PostgreSQL
 //! server the bench starts, and `LOAD_INSTANCES=N` (with it) on N
 //! instances of the service sharing it, the boards dealt out between them
 //! and every record read from the last instance, which also lists all the
@@ -43,8 +47,15 @@ mod postgres;
 
 struct Footage {
     frames: Vec<Arc<Vec<u8>>>,
-    corners: [[f32; 2]; 4],
+    /// The board's corners, given to the service (`None`: it finds them).
+    corners: Option<[[f32; 2]; 4]>,
     fps: f64,
+}
+
+impl Footage {
+    fn seconds(&self) -> f64 {
+        self.frames.len() as f64 / self.fps
+    }
 }
 
 /// Renders the first `seconds` of a bundled full game (10 frames a second).
@@ -69,15 +80,37 @@ fn footage(seconds: f64) -> Footage {
     }
     Footage {
         frames,
-        corners,
+        corners: Some(corners),
         fps,
     }
+}
+
+/// The real opening clip (a real board, real hands), when the shared data
+/// is there.
+fn real_footage() -> Option<Footage> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/real/opening_clip.avi");
+    let mut video = referee_vision::VideoReader::open(&path).ok()?;
+    let mut frames = Vec::new();
+    let mut last_t = 0.0;
+    while let Some((t, image)) = video.next_timed_frame().expect("a frame") {
+        frames.push(Arc::new(
+            referee_server::frames::to_jpeg(&image).expect("jpeg"),
+        ));
+        last_t = t;
+    }
+    let fps = (frames.len().saturating_sub(1)) as f64 / last_t.max(f64::EPSILON);
+    Some(Footage {
+        frames,
+        corners: None,
+        fps,
+    })
 }
 
 /// The moves the chain reads from the footage alone.
 fn reference(footage: &Footage) -> Vec<String> {
     let referee = Referee::new(shakmaty::Chess::default(), Tags::default());
-    let mut watch = BoardWatch::new(referee, Some(BoardCorners(footage.corners)));
+    let mut watch = BoardWatch::new(referee, footage.corners.map(BoardCorners));
     for (index, jpeg) in footage.frames.iter().enumerate() {
         let frame = pb::Frame {
             board_id: String::new(),
@@ -123,14 +156,34 @@ fn resources() -> (f64, f64) {
 
 #[derive(Default)]
 struct Outcome {
+    boards: usize,
     sent: u64,
     dropped: u64,
     paced: u64,
     /// The largest stride a board's frames were taken at, last.
     stride: u32,
     exact: usize,
+    /// Boards of real footage, and how many of their records were exact.
+    real: usize,
+    real_exact: usize,
     /// Boards the last instance lists a game of.
     listed: usize,
+}
+
+/// Real footage and the moves the chain reads from it alone.
+struct Clip {
+    footage: Arc<Footage>,
+    expected: Arc<Vec<String>>,
+}
+
+/// A board's camera: what it streams, when it starts, and the moves the
+/// chain reads from that footage alone.
+struct Camera {
+    board: String,
+    footage: Arc<Footage>,
+    expected: Arc<Vec<String>>,
+    after: Duration,
+    real: bool,
 }
 
 /// One camera: `after` its start, opens its board's game and sends the
@@ -149,6 +202,7 @@ async fn camera(
     let corners = footage
         .corners
         .iter()
+        .flatten()
         .map(|&[x, y]| pb::Point { x, y })
         .collect();
     client
@@ -253,32 +307,32 @@ async fn start(setup: Setup) -> Running {
     running
 }
 
-/// Streams a game on each of `boards` to the service at `addr`, each
-/// camera starting `stagger` after the one before (the boards of an event
-/// do not move in step); how they fared.
-async fn games(
-    addrs: &[std::net::SocketAddr],
-    boards: &[String],
-    footage: &Arc<Footage>,
-    expected: &[String],
-    fps: f64,
-    stagger: Duration,
-) -> Outcome {
-    let cameras: Vec<_> = boards
+/// Streams each camera's game to the services at `addrs` (dealt round
+/// them); how they fared.
+async fn games(addrs: &[std::net::SocketAddr], cameras: &[Camera], fps: f64) -> Outcome {
+    let streams: Vec<_> = cameras
         .iter()
         .enumerate()
-        .map(|(i, b)| {
-            let after = stagger.mul_f64(i as f64);
+        .map(|(i, c)| {
             let addr = addrs[i % addrs.len()];
-            tokio::spawn(camera(addr, b.clone(), footage.clone(), fps, after))
+            let rate = if c.real { c.footage.fps } else { fps };
+            tokio::spawn(camera(
+                addr,
+                c.board.clone(),
+                c.footage.clone(),
+                rate,
+                c.after,
+            ))
         })
         .collect();
     let mut outcome = Outcome {
-        sent: (boards.len() * footage.frames.len()) as u64,
+        boards: cameras.len(),
+        sent: cameras.iter().map(|c| c.footage.frames.len() as u64).sum(),
+        real: cameras.iter().filter(|c| c.real).count(),
         ..Outcome::default()
     };
-    for camera in cameras {
-        let stats = camera.await.expect("camera");
+    for stream in streams {
+        let stats = stream.await.expect("camera");
         outcome.dropped += stats.frames_dropped;
         outcome.paced += stats.frames_paced;
         outcome.stride = outcome.stride.max(stats.stride);
@@ -295,35 +349,62 @@ async fn games(
         .expect("listed")
         .into_inner()
         .games;
-    outcome.listed = boards
+    outcome.listed = cameras
         .iter()
-        .filter(|b| listed.iter().any(|g| &g.board_id == *b))
+        .filter(|c| listed.iter().any(|g| g.board_id == c.board))
         .count();
-    for board in boards {
+    for camera in cameras {
         let verdict = client
             .get_game(pb::GetGameRequest {
-                game_id: format!("{board}-1"),
+                game_id: format!("{}-1", camera.board),
             })
             .await
             .expect("verdict")
             .into_inner();
         let moves: Vec<String> = verdict.moves.into_iter().map(|m| m.san).collect();
-        outcome.exact += usize::from(moves == expected);
+        let exact = moves == *camera.expected;
+        outcome.exact += usize::from(exact);
+        outcome.real_exact += usize::from(exact && camera.real);
     }
     outcome
 }
 
-async fn run(
-    setup: Setup,
+/// `boards` cameras of the rendered `footage`, each starting `stagger`
+/// after the one before (the boards of an event do not move in step),
+/// then those of `real` footage, one after another across the rendered
+/// game's length.
+fn cameras(
     boards: usize,
-    footage: Arc<Footage>,
-    expected: &[String],
-    fps: f64,
+    footage: &Arc<Footage>,
+    expected: &Arc<Vec<String>>,
     stagger: Duration,
-) -> Outcome {
+    real: Option<(usize, &Clip)>,
+) -> Vec<Camera> {
+    let mut cameras: Vec<Camera> = (0..boards)
+        .map(|b| Camera {
+            board: format!("load{b}"),
+            footage: footage.clone(),
+            expected: expected.clone(),
+            after: stagger.mul_f64(b as f64),
+            real: false,
+        })
+        .collect();
+    if let Some((count, clip)) = real {
+        let apart = (footage.seconds() / count.max(1) as f64).max(clip.footage.seconds());
+        cameras.extend((0..count).map(|r| Camera {
+            board: format!("real{r}"),
+            footage: clip.footage.clone(),
+            expected: clip.expected.clone(),
+            after: Duration::from_secs_f64(apart * r as f64),
+            real: true,
+        }));
+    }
+    cameras
+}
+
+async fn run(setup: Setup, cameras: &[Camera], fps: f64) -> Outcome {
     let service = start(setup).await;
-    let boards: Vec<String> = (0..boards).map(|b| format!("load{b}")).collect();
-    let outcome = games(&service.addrs, &boards, &footage, expected, fps, stagger).await;
+    let outcome = games(&service.addrs, cameras, fps).await;
     service.stop().await;
     outcome
 }
@@ -340,18 +421,16 @@ async fn consecutive(
 ) -> (f64, f64, usize) {
     let service = start(setup).await;
     let (mut first, mut exact) = (0.0, 0);
+    let expected = Arc::new(expected.to_vec());
     for round in 1..=count {
-        let board = [format!("game{round}")];
-        exact += games(
-            &service.addrs,
-            &board,
-            &footage,
-            expected,
-            fps,
-            Duration::ZERO,
-        )
-        .await
-        .exact;
+        let camera = Camera {
+            board: format!("game{round}"),
+            footage: footage.clone(),
+            expected: expected.clone(),
+            after: Duration::ZERO,
+            real: false,
+        };
+        exact += games(&service.addrs, &[camera], fps).await.exact;
         if round == 1 {
             first = memory("VmRSS");
         }
@@ -388,7 +467,20 @@ fn main() {
     );
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let footage = Arc::new(footage(seconds));
-    let expected = reference(&footage);
+    let expected = Arc::new(reference(&footage));
+    let real_boards = env("LOAD_REAL", if benchmarking { 4.0 } else { 0.0 }) as usize;
+    let real = (real_boards > 0).then(|| {
+        let footage =
+            Arc::new(real_footage().expect("the real opening clip in ../shared/data/real"));
+        let expected = Arc::new(reference(&footage));
+        println!(
+            "load: {real_boards} boards of the real opening clip ({} frames at {:.0} fps, {} moves read alone), one after another",
+            footage.frames.len(),
+            footage.fps,
+            expected.len()
+        );
+        Clip { footage, expected }
+    });
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "load: {} frames of Byrne-Fischer 1956 sent at {fps} fps ({} moves read alone), {cores} cores, {} instance(s) on {}",
@@ -401,10 +493,16 @@ fn main() {
             "SQLite"
         }
     );
-    let report = |boards: usize, outcome: &Outcome, wall: f64| {
+    let report = |outcome: &Outcome, wall: f64| {
         let (peak_mib, cpu) = resources();
+        let boards = outcome.boards;
+        let real = match outcome.real {
+            0 => String::new(),
+            n => format!(" (real footage: {}/{n})", outcome.real_exact),
+        };
         println!(
-            "load: {boards} boards, {} frames sent in {wall:.1} s, {} left out by the even rate (1 in {} refereed at the end), {} dropped ({:.2}%), {}/{boards} records exact, {}/{boards} listed by the last instance, peak RSS {peak_mib:.0} MiB, CPU {cpu:.1} s",
+            "load: {} boards, {} frames sent in {wall:.1} s, {} left out by the even rate (1 in {} refereed at the end), {} dropped ({:.2}%), {}/{boards} records exact{real}, {}/{boards} listed by the last instance, peak RSS {peak_mib:.0} MiB, CPU {cpu:.1} s",
+            boards,
             outcome.sent,
             outcome.paced,
             outcome.stride,
@@ -415,11 +513,20 @@ fn main() {
         );
     };
     let started = Instant::now();
-    let outcome = runtime.block_on(run(setup, boards, footage.clone(), &expected, fps, stagger));
-    report(boards, &outcome, started.elapsed().as_secs_f64());
+    let first = cameras(
+        boards,
+        &footage,
+        &expected,
+        stagger,
+        real.as_ref().map(|clip| (real_boards, clip)),
+    );
+    let outcome = runtime.block_on(run(setup, &first, fps));
+    report(&outcome, started.elapsed().as_secs_f64());
     assert!(
         benchmarking
-            || (outcome.exact == boards && outcome.listed == boards && !expected.is_empty()),
+            || (outcome.exact == first.len()
+                && outcome.listed == first.len()
+                && !expected.is_empty()),
         "records differ under no load, or the footage holds no move"
     );
     let count = env("LOAD_GAMES", if benchmarking { 100.0 } else { 3.0 }) as usize;
@@ -456,12 +563,13 @@ fn main() {
         corners: footage.corners,
         fps: footage.fps,
     });
-    let expected = reference(&short);
+    let expected = Arc::new(reference(&short));
     let mut held = 0;
     for boards in [16, 20, 24, 28, 32, 40, 48, 64, 96, 128] {
         let started = Instant::now();
-        let outcome = runtime.block_on(run(setup, boards, short.clone(), &expected, fps, stagger));
-        report(boards, &outcome, started.elapsed().as_secs_f64());
+        let step = cameras(boards, &short, &expected, stagger, None);
+        let outcome = runtime.block_on(run(setup, &step, fps));
+        report(&outcome, started.elapsed().as_secs_f64());
         if outcome.exact < boards {
             break;
         }
