@@ -26,6 +26,9 @@ pub struct Gap {
 #[derive(Debug, Clone, Default)]
 pub struct GapWatch {
     unexplained_since: Option<f64>,
+    /// Since when every still frame has read unexplained, whatever the
+    /// decoder is bearing out, and the squares the last read otherwise.
+    last_seen: Option<(f64, Bitboard)>,
     raised: bool,
 }
 
@@ -41,6 +44,26 @@ impl GapWatch {
         if self.raised || t - since < RECORD_GAP_SECONDS {
             return None;
         }
+        self.raised = true;
+        Some(Gap { since, t, squares })
+    }
+
+    /// Every still frame at `t`, with the squares it reads otherwise when
+    /// the record does not explain it (empty when it does), whether or not
+    /// a decision is being borne out.
+    pub fn seen(&mut self, t: f64, squares: Bitboard) {
+        self.last_seen = match self.last_seen {
+            _ if squares.is_empty() => None,
+            Some((since, _)) => Some((since, squares)),
+            None => Some((t, squares)),
+        };
+    }
+
+    /// Nobody watches any more (the camera's stream ended) at `t`, the
+    /// still board last read unexplained: the gap, raised now, as no later
+    /// frame will raise it.
+    pub fn left_open(&mut self, t: f64) -> Option<Gap> {
+        let (since, squares) = self.last_seen.filter(|_| !self.raised)?;
         self.raised = true;
         Some(Gap { since, t, squares })
     }
@@ -70,5 +93,24 @@ mod tests {
         gap.clear();
         assert_eq!(gap.still(21.0, off), None);
         assert!(gap.still(21.0 + RECORD_GAP_SECONDS, off).is_some());
+    }
+
+    #[test]
+    fn a_gap_still_open_when_nobody_watches_any_more_is_raised_then() {
+        let off = Bitboard::from(Square::E4) | Bitboard::from(Square::E2);
+        let mut gap = GapWatch::default();
+        gap.seen(1.0, off);
+        gap.seen(1.5, off);
+        let raised = gap.left_open(2.0).expect("raised at the end");
+        assert_eq!((raised.since, raised.t, raised.squares), (1.0, 2.0, off));
+        assert_eq!(gap.left_open(3.0), None, "raised once");
+        let mut explained = GapWatch::default();
+        explained.seen(1.0, off);
+        explained.seen(2.0, Bitboard::EMPTY);
+        assert_eq!(
+            explained.left_open(3.0),
+            None,
+            "the table explains the board"
+        );
     }
 }

@@ -292,6 +292,14 @@ impl Tracker {
         step
     }
 
+    /// Nobody watches any more (the camera's stream ended, the footage
+    /// is over) at `t`: the gap in the record when the still board last
+    /// read as a position the record does not explain, for the arbiter's
+    /// look (moves are missing from the record, and no later frame tells).
+    pub fn left_open(&mut self, t: f64) -> Option<Gap> {
+        self.gap.left_open(t)
+    }
+
     /// How the board was watched since the table was last seen.
     pub(crate) fn watch(&self) -> Watch {
         match (self.picture_unknown, self.unwatched) {
@@ -396,6 +404,9 @@ impl Tracker {
                 self.pending = None;
             }
             return step;
+        }
+        if let Some(squares) = self.unexplained(&obs.belief) {
+            self.gap.seen(obs.t, squares);
         }
         // The likelihood decoder follows every still frame: its verdict
         // stands on its own frames, whatever the change shows.

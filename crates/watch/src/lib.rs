@@ -462,9 +462,20 @@ impl BoardWatch {
     }
 
     /// The stream ended: what finishing the game gives (a last move
-    /// completed by the end of the record, a result).
+    /// completed by the end of the record, a result), and the gap in the
+    /// record the still board was last read with, raised now that no
+    /// later frame will.
     pub fn finish(&mut self) -> Vec<Update> {
-        self.referee.finish()
+        let mut updates = self.referee.finish();
+        if let Some(gap) = self.last_t.and_then(|t| self.tracker.left_open(t)) {
+            tracing::warn!(since = gap.since, t = gap.t, squares = ?gap.squares, "nobody watches any more and the record does not explain the board");
+            updates.extend(self.referee.record_gap(
+                gap.since,
+                gap.t,
+                gap.squares.into_iter().collect(),
+            ));
+        }
+        updates
     }
 }
 
