@@ -22,6 +22,7 @@
 
 mod actions;
 mod belief;
+mod cadence;
 mod change;
 mod decode;
 mod gap;
@@ -42,6 +43,7 @@ use referee_rules::{Action, Event};
 use actions::relocating;
 pub use actions::transition;
 pub use belief::{BoardBelief, FLOOR, SquareBelief};
+use cadence::Cadence;
 pub use change::{ChangeSet, MAX_SEQUENCE, explain, explain_sequence, squares_changed};
 pub use decode::{
     DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_PLIES, DECIDE_SECONDS, Decided, MAX_RESIDUE,
@@ -169,6 +171,8 @@ pub struct Tracker {
     picture_unknown: bool,
     /// Whether the record explains the still board.
     gap: GapWatch,
+    /// How evenly the frames come, and whether some were dropped.
+    cadence: Cadence,
 }
 
 impl Tracker {
@@ -206,6 +210,7 @@ impl Tracker {
             unwatched: false,
             picture_unknown: false,
             gap: GapWatch::default(),
+            cadence: Cadence::default(),
         }
     }
 
@@ -340,6 +345,7 @@ impl Tracker {
         self.promotion_chosen = None;
         self.decision.clear();
         self.gap.clear();
+        self.cadence.move_read();
         // A fingertip resting as the move is read is the mover's hand
         // leaving it: it becomes no touch (nor glimpse) of the next turn
         // unless it goes elsewhere and rests again.
@@ -368,7 +374,9 @@ impl Tracker {
         {
             self.unwatched = true;
         }
-        if self.last_frame.is_none() {
+        if let Some(last) = self.last_frame {
+            self.cadence.frame(obs.t - last);
+        } else {
             // The first frame watched: what the board shows was done
             // before it (moves made while nobody watched are dated here).
             self.last_motion = obs.t;

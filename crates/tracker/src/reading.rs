@@ -152,6 +152,9 @@ impl Tracker {
     /// events, put in order with the touches held, as of the last motion.
     pub(crate) fn take_reading(&mut self, reading: Reading, shifted: u64, step: &mut Step) {
         let t = self.last_motion.max(self.last_t);
+        // Several moves read at once, frames dropped meanwhile: their
+        // order was not seen.
+        let unseen_order = reading.steps.len() > 1 && self.cadence.dropped();
         for m in reading.completed {
             self.pos.play_unchecked(m);
         }
@@ -165,7 +168,7 @@ impl Tracker {
         }
         let reported = step.events.len();
         self.report_held(&mut step.events, &moves, t);
-        if reading.recovered || self.unwatched {
+        if reading.recovered || self.unwatched || unseen_order {
             for event in &mut step.events[reported..] {
                 event.recovered = true;
             }

@@ -517,3 +517,49 @@ fn a_stale_square_beside_a_legal_move_clocked_at_once_is_no_illegal_move() {
         ]
     );
 }
+
+/// 1.e4 e5 appear at once on a still picture; `dropped`: half a second of
+/// frames was lost just before. Whether the events read are marked
+/// recovered.
+fn a_run_read_marked(dropped: bool) -> Vec<bool> {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut played = Chess::default();
+    for uci in ["e2e4", "e7e5"] {
+        let m = shakmaty::uci::UciMove::from_ascii(uci.as_bytes())
+            .expect("uci")
+            .to_move(&played)
+            .expect("legal");
+        played.play_unchecked(m);
+    }
+    let moved = [Square::E2, Square::E4, Square::E7, Square::E5];
+    let mut events = Vec::new();
+    let mut t = 0.0;
+    for _ in 0..10 {
+        t += 0.1;
+        tracker.push(&frame(t, &[], true, None));
+    }
+    t += if dropped { 0.5 } else { 0.1 };
+    for _ in 0..8 {
+        let mut obs = frame(t, &moved, true, None);
+        obs.occupancy[usize::from(Square::E4)] = Some(Color::White);
+        obs.occupancy[usize::from(Square::E5)] = Some(Color::Black);
+        events.extend(tracker.push(&obs).events);
+        t += 0.1;
+    }
+    assert_eq!(
+        actions_of(&events),
+        [
+            Action::Lift(Square::E2),
+            Action::Release(Square::E4),
+            Action::Lift(Square::E7),
+            Action::Release(Square::E5)
+        ]
+    );
+    events.iter().map(|e| e.recovered).collect()
+}
+
+#[test]
+fn a_run_of_moves_read_after_frames_were_dropped_is_marked_recovered() {
+    assert_eq!(a_run_read_marked(true), [true; 4], "its order was not seen");
+    assert_eq!(a_run_read_marked(false), [false; 4]);
+}
