@@ -325,7 +325,7 @@ impl GameState {
             Some(What::Move(m)) => {
                 // A move completed by the end of a stream, not by an event.
                 if !self.watch.referee().moves().iter().any(|r| r.ply == m.ply) {
-                    self.watch.finish();
+                    self.watch.complete_move();
                 }
             }
             Some(What::Incident(i)) if i.decision.is_empty() => self.incidents.push(i.clone()),

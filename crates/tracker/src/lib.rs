@@ -161,14 +161,10 @@ pub struct Tracker {
     promotion_chosen: Option<(Square, Role)>,
     /// The likelihood decoder's verdict on the still board.
     decision: StillDecision,
-    /// Nobody watched for a while (frames lost for [`GAP_SECONDS`], the
-    /// camera reconnected) and the board has not been seen as the table
-    /// since: the next move read was made unseen, and is recovered.
-    unwatched: bool,
-    /// Watched again (a camera reconnected, the service restarted): the
-    /// eyes' accepted picture was taken of a board not known to show the
-    /// table, until the board has been seen as the table.
-    picture_unknown: bool,
+    /// How the board was watched since the table was last seen: when not
+    /// throughout (frames lost for [`GAP_SECONDS`], the camera
+    /// reconnected), the next move read was made unseen, and is recovered.
+    watch: Watch,
     /// Whether the record explains the still board.
     gap: GapWatch,
     /// How evenly the frames come, and whether some were dropped.
@@ -207,8 +203,7 @@ impl Tracker {
             promotion_read: None,
             promotion_chosen: None,
             decision: StillDecision::default(),
-            unwatched: false,
-            picture_unknown: false,
+            watch: Watch::Throughout,
             gap: GapWatch::default(),
             cadence: Cadence::default(),
         }
@@ -223,8 +218,7 @@ impl Tracker {
     /// position they reach.
     pub fn resumed(pos: Chess, on_table: &Board) -> Self {
         let mut tracker = Self {
-            unwatched: true,
-            picture_unknown: true,
+            watch: Watch::Resumed,
             table: on_table.clone(),
             ..Self::new(pos)
         };
@@ -305,15 +299,6 @@ impl Tracker {
         self.gap.left_open(t)
     }
 
-    /// How the board was watched since the table was last seen.
-    pub(crate) fn watch(&self) -> Watch {
-        match (self.picture_unknown, self.unwatched) {
-            (true, _) => Watch::Resumed,
-            (false, true) => Watch::Lapsed,
-            (false, false) => Watch::Throughout,
-        }
-    }
-
     /// Whether the tracker asks for the detector's reading of the next
     /// still picture even where the colours see no change: the clock was
     /// pressed, and no move is seen that the press ends.
@@ -367,12 +352,12 @@ impl Tracker {
             .read_otherwise(&self.table, RESIDUE_MARGIN)
             .count()
             > BLIND_SQUARES;
-        if blind
+        let lapsed = blind
             || self
                 .last_frame
-                .is_some_and(|last| obs.t - last >= GAP_SECONDS)
-        {
-            self.unwatched = true;
+                .is_some_and(|last| obs.t - last >= GAP_SECONDS);
+        if lapsed && self.watch == Watch::Throughout {
+            self.watch = Watch::Lapsed;
         }
         if let Some(last) = self.last_frame {
             self.cadence.frame(obs.t - last);
@@ -413,7 +398,8 @@ impl Tracker {
             }
             return step;
         }
-        if let Some(squares) = self.unexplained(&obs.belief) {
+        let unexplained = self.unexplained(&obs.belief);
+        if let Some(squares) = unexplained {
             self.gap.seen(obs.t, squares);
         }
         // The likelihood decoder follows every still frame: its verdict
@@ -421,20 +407,18 @@ impl Tracker {
         let mut decoded = self.decoded(obs);
         if decoded.is_none() && self.decision.explained() && !self.decision.pending() {
             // Seen as the table: nothing more was missed.
-            self.unwatched = false;
-            self.picture_unknown = false;
+            self.watch = Watch::Throughout;
         }
         if decoded.is_none() && !self.decision.pending() {
-            step.gap = self
-                .unexplained(&obs.belief)
-                .and_then(|squares| self.gap.still(obs.t, squares));
+            step.gap = unexplained.and_then(|squares| self.gap.still(obs.t, squares));
         }
-        if obs.changed == 0 || self.picture_unknown {
+        let resumed = self.watch == Watch::Resumed;
+        if obs.changed == 0 || resumed {
             if let Some(reading) = decoded {
                 self.take_reading(reading, 0, &mut step);
                 return step;
             }
-            if self.picture_unknown {
+            if resumed {
                 // Watched again, the picture accepted is not known to show
                 // the table: a change against it tells nothing of the moves
                 // missed (read alone, it skips them, or accuses a legal

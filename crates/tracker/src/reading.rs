@@ -6,7 +6,7 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, Piece, Position, Role, Squar
 
 use crate::actions::transition;
 use crate::change::{ChangeSet, best, explain_sequence, promotes_as_read};
-use crate::decode::{self, Decided};
+use crate::decode::{self, Decided, Watch};
 use crate::squares::{
     around, board_difference, detected_as, read_as, read_as_on, squares_in, squares_where,
 };
@@ -168,7 +168,7 @@ impl Tracker {
         }
         let reported = step.events.len();
         self.report_held(&mut step.events, &moves, t);
-        if reading.recovered || self.unwatched || unseen_order {
+        if reading.recovered || self.watch != Watch::Throughout || unseen_order {
             for event in &mut step.events[reported..] {
                 event.recovered = true;
             }
@@ -273,7 +273,7 @@ impl Tracker {
         let (mut completed, from) = self.next_move_from()?;
         let (best, how) = self
             .decision
-            .observe(&from, &obs.belief, obs.t, self.watch())?;
+            .observe(&from, &obs.belief, obs.t, self.watch)?;
         let mut position = from;
         let mut steps = Vec::new();
         let plies = best.moves.len();

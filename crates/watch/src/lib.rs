@@ -18,7 +18,7 @@ use std::time::Instant;
 use opencv::core::Mat;
 use opencv::prelude::MatTraitConst;
 use referee_rules::{ApplyError, Event, Referee, Update};
-use referee_tracker::{Observation, Tracker};
+use referee_tracker::{Gap, Observation, Tracker};
 use referee_vision::{
     BoardCorners, ClockWatch, Detection, Error, Eyes, FAINT_CHANGE, HAND_THRESHOLD, Occupant,
     Orientation, locate_board,
@@ -391,12 +391,7 @@ impl BoardWatch {
             self.apply_seen(event, &mut seen);
         }
         if let Some(gap) = step.gap {
-            tracing::warn!(since = gap.since, t, squares = ?gap.squares, "the record no longer explains the board");
-            seen.updates.extend(self.referee.record_gap(
-                gap.since,
-                t,
-                gap.squares.into_iter().collect(),
-            ));
+            seen.updates.extend(self.raise_gap(gap));
         }
         if step.idle {
             self.release_outside(t, &mut seen);
@@ -466,16 +461,24 @@ impl BoardWatch {
     /// record the still board was last read with, raised now that no
     /// later frame will.
     pub fn finish(&mut self) -> Vec<Update> {
-        let mut updates = self.referee.finish();
+        let mut updates = self.complete_move();
         if let Some(gap) = self.last_t.and_then(|t| self.tracker.left_open(t)) {
-            tracing::warn!(since = gap.since, t = gap.t, squares = ?gap.squares, "nobody watches any more and the record does not explain the board");
-            updates.extend(self.referee.record_gap(
-                gap.since,
-                gap.t,
-                gap.squares.into_iter().collect(),
-            ));
+            updates.extend(self.raise_gap(gap));
         }
         updates
+    }
+
+    /// A move made and left stands as played (the end of a stream, as
+    /// the store records it).
+    pub fn complete_move(&mut self) -> Vec<Update> {
+        self.referee.finish()
+    }
+
+    /// The record no longer explains the board: the gap, for the arbiter.
+    fn raise_gap(&mut self, gap: Gap) -> Vec<Update> {
+        tracing::warn!(since = gap.since, t = gap.t, squares = ?gap.squares, "the record no longer explains the board");
+        self.referee
+            .record_gap(gap.since, gap.t, gap.squares.into_iter().collect())
     }
 }
 
