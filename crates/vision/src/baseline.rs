@@ -313,6 +313,11 @@ impl ChangeDetector {
         self.reference.as_ref()
     }
 
+    /// The last frame observed (blurred Lab), once there is one.
+    pub fn last(&self) -> Option<&Mat> {
+        self.previous.as_ref()
+    }
+
     /// How many cells of `board` differ from the reference, and how much
     /// all differ together, without taking the board as a frame seen.
     pub fn compare(&self, board: &RectifiedBoard) -> Result<(u32, f32)> {

@@ -146,7 +146,8 @@ impl Eyes {
     /// present corners) shows the board moved against the
     /// accepted picture (a drift, a bump) and moving the corners with it
     /// brings the picture nearer the accepted one, the corners are moved. Returns whether
-    /// they were. Meant for still frames: a hand moving spoils the match.
+    /// they were. Meant for still frames (a hand moving spoils the match),
+    /// right after [`Self::detect`] read `before`.
     pub fn realign(&mut self, frame: &Mat, before: &RectifiedBoard) -> Result<bool> {
         let Some(reference) = self.change.reference() else {
             return Ok(false);
@@ -157,8 +158,14 @@ impl Eyes {
         let mut corners = self.corners;
         let mut moved: Option<RectifiedBoard> = None;
         for _ in 0..REALIGN_ROUNDS {
-            let board = moved.as_ref().unwrap_or(before);
-            let current = realign::lightness(&blurred_lab(&board.image)?)?;
+            // The frame as located is the one the change detector last saw.
+            let current = match (&moved, self.change.last()) {
+                (None, Some(lab)) => realign::lightness(lab)?,
+                (moved, _) => {
+                    let board = moved.as_ref().unwrap_or(before);
+                    realign::lightness(&blurred_lab(&board.image)?)?
+                }
+            };
             let Some(warp) = realign::board_warp(&reference, &current)? else {
                 break;
             };

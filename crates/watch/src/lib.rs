@@ -8,6 +8,7 @@
 
 mod attention;
 mod belief;
+mod following;
 mod hands;
 mod settle;
 mod stillness;
@@ -27,6 +28,7 @@ use shakmaty::{Bitboard, Color, Piece, Position, Rank, Role, Square};
 
 use crate::attention::{Attention, Look};
 use crate::belief::{Fusion, Readings};
+use crate::following::Following;
 use crate::settle::Settling;
 use crate::stillness::Stillness;
 
@@ -35,10 +37,6 @@ pub use hands::{
     RENDERED_AFTER_FRAMES, missing_models,
 };
 pub use referee_vision::Result;
-
-/// How often (seconds, at most) the eyes try following the camera while
-/// squares stay changed on a still picture.
-pub const REALIGN_EVERY_SECONDS: f64 = 0.5;
 
 /// What one frame made known.
 #[derive(Debug, Default)]
@@ -108,8 +106,8 @@ pub struct BoardWatch {
     /// Started again mid-game: the eyes calibrate once the picture settles.
     settling: Option<Settling>,
     referee: Referee,
-    /// When the eyes last tried following the camera (seconds).
-    realigned_at: f64,
+    /// When the eyes try following the camera.
+    following: Following,
     /// When the last frame was taken (seconds).
     last_t: Option<f64>,
     /// What the last frame showed of hands on pieces: for evidence.
@@ -136,7 +134,7 @@ impl BoardWatch {
             confirmed: false,
             settling: None,
             referee,
-            realigned_at: f64::NEG_INFINITY,
+            following: Following::default(),
             last_t: None,
             glance: Glance::default(),
             times: StageTimes::default(),
@@ -186,6 +184,7 @@ impl BoardWatch {
     pub fn recalibrate(&mut self) {
         self.orientation = self.orientation().or(self.orientation);
         self.eyes = None;
+        self.following = Following::default();
         self.clock = None;
         self.hands.reset();
         self.attention.forget();
@@ -292,13 +291,13 @@ impl BoardWatch {
         let colours_ms = elapsed_ms(clock);
         // A still picture unlike the accepted one: the camera may have moved.
         let mut board = board;
-        if reading.still() && reading.differs() && t - self.realigned_at >= REALIGN_EVERY_SECONDS {
-            self.realigned_at = t;
+        if self.following.try_now(&reading, t) {
             let clock = Instant::now();
             if eyes.realign(image, &board)? {
                 board = eyes.locate(image)?;
                 reading = eyes.detect(&board)?;
                 self.attention.forget();
+                self.following.followed();
             }
             self.times.locate += elapsed_ms(clock);
         }
@@ -321,6 +320,7 @@ impl BoardWatch {
         // the colours may miss).
         let asked = reading.differs() || self.tracker.asks_detector();
         let covered = Bitboard(hands.covered);
+        self.following.hands_over(covered);
         let interval = self.last_t.map_or(0.0, |last| t - last);
         self.last_t = Some(t);
         let stillness = Stillness::of(&reading, covered, interval);
@@ -377,6 +377,7 @@ impl BoardWatch {
         });
         if step.accept != 0 {
             eyes.accept(&board, step.accept)?;
+            self.following.accepted();
         }
         if step.moved {
             // A move read: the table is known again where no hand is.
