@@ -7,13 +7,15 @@
 //! followed for [`REAL_AFTER_FRAMES`] frames in a row makes it real footage
 //! (the detector's hands are then no longer asked); the detector seeing a
 //! hand on [`RENDERED_AFTER_FRAMES`] frames while MediaPipe follows none
-//! makes it a render (MediaPipe then stops, saving its time). A frame where
+//! makes it a render (MediaPipe then stops, saving its time). A picture
+//! cropped to the playing area is real footage from the start
+//! ([`cropped_to_board`]). A frame where
 //! a real hand's fingers are on a square always gives that square, with the
 //! player whose edge the arm comes from.
 
 use std::sync::Mutex;
 
-use opencv::core::Mat;
+use opencv::core::{Mat, Size};
 use opencv::prelude::*;
 use referee_vision::hands::on_board::BoardGeometry;
 use referee_vision::hands::{Contact, HandOnBoard};
@@ -28,6 +30,24 @@ pub const REAL_AFTER_FRAMES: u32 = 5;
 /// Frames the detector must see a hand MediaPipe does not for the footage
 /// to be a render.
 pub const RENDERED_AFTER_FRAMES: u32 = 50;
+
+/// A picture whose corners lie within this share of its width and height
+/// of the board's own corners is cropped to the playing area.
+pub const CROPPED_WITHIN: f32 = 0.03;
+
+/// Whether the picture (of `size`) is the board at `corners` and nothing
+/// else: footage cropped to the playing area, as real games are prepared
+/// for reading. No hand is ever whole in such a picture, so MediaPipe's
+/// not finding one says nothing of the footage being a render (and renders
+/// always show the table around the board): in `auto` it is real footage.
+pub fn cropped_to_board(corners: &BoardCorners, size: Size) -> bool {
+    let (w, h) = (size.width as f32, size.height as f32);
+    let picture = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
+    corners.0.iter().zip(picture).all(|(corner, at)| {
+        (corner[0] - at[0]).abs() <= CROPPED_WITHIN * w
+            && (corner[1] - at[1]).abs() <= CROPPED_WITHIN * h
+    })
+}
 
 /// Which model the referee asks about hands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -323,6 +343,18 @@ impl HandPath {
         corners: &BoardCorners,
         orientation: Orientation,
     ) -> Result<HandsSeen> {
+        if self.told.is_none() && self.choice == HandSource::Auto {
+            let size = image.size().map_err(|source| Error::OpenCv {
+                doing: "sizing the frame",
+                source,
+            })?;
+            if cropped_to_board(corners, size) {
+                tracing::info!(
+                    "a picture cropped to the board: real footage, the real-hand models decide"
+                );
+                self.told = Some(HandSource::Real);
+            }
+        }
         let source = self.source();
         self.detection = None;
         let mut real_hand = false;
@@ -452,6 +484,22 @@ mod tests {
             thumb_tip: [0.0, 0.0],
             covered: 0,
         }
+    }
+
+    #[test]
+    fn only_a_picture_that_is_the_board_is_cropped_to_it() {
+        let size = Size::new(480, 480);
+        let whole = BoardCorners([[0.0, 0.0], [480.0, 0.0], [480.0, 480.0], [0.0, 480.0]]);
+        assert!(cropped_to_board(&whole, size));
+        // Found a few pixels in from the picture's edges: still the crop.
+        let found = BoardCorners([[6.0, 4.0], [475.0, 3.0], [474.0, 477.0], [5.0, 476.0]]);
+        assert!(cropped_to_board(&found, size));
+        // A camera's view: the table around the board.
+        let camera = BoardCorners([[154.0, 90.0], [474.0, 80.0], [513.0, 414.0], [139.0, 428.0]]);
+        assert!(!cropped_to_board(&camera, Size::new(640, 480)));
+        // The board filling the picture's width only.
+        let wide = BoardCorners([[0.0, 80.0], [480.0, 80.0], [480.0, 400.0], [0.0, 400.0]]);
+        assert!(!cropped_to_board(&wide, size));
     }
 
     #[test]
