@@ -10,8 +10,9 @@ pace with `referee ingest`, each camera listing every instance (its board's
 first choice dealt round them). After `--kill-after` seconds the first
 instance is killed with SIGKILL; its cameras move to the others. At the end
 it prints, for the boards, how many records equal replay's (moves and
-incidents), how many more differ only in moves marked recovered (none
-silently wrong), whether every move a camera was told of before the kill is in
+incidents), how many more differ only in moves marked recovered, how many
+more are short of moves with a `record_gap` raised for the arbiter, and the
+others, silently wrong (listed), whether every move a camera was told of before the kill is in
 its record, how long the moved cameras took to stream again, and how many
 games the surviving instance lists.
 
@@ -130,6 +131,18 @@ def honest(verdict, reference):
             and record(verdict)[1] == reference[1])
 
 
+def gap_raised(verdict, reference):
+    """Whether a record short of the replay's says so: fewer moves, each the
+    replay's or marked recovered, a `record_gap` raised for the arbiter, and
+    no other incident the replay does not raise."""
+    moves = verdict["moves"]
+    others = [i for i in record(verdict)[1] if i[0] != "record_gap"]
+    return (len(moves) < len(reference[0])
+            and all(m["san"] == want or m.get("recovered") for m, want in zip(moves, reference[0]))
+            and len(others) < len(record(verdict)[1])
+            and others == reference[1])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--boards", type=int, default=32)
@@ -218,6 +231,7 @@ def run(args, referee, scratch):
     exact, marked_only, kept, failed, moved, differs = 0, 0, 0, [], [], []
     # By whether the board's first instance was the one killed.
     moved_exact, moved_count = [0, 0], [0, 0]
+    gapped, silent = 0, []
     for camera in cameras:
         if camera["rc"] != 0:
             failed.append(f"{camera['board']}: {camera['stderr'][-1:] }")
@@ -226,6 +240,9 @@ def run(args, referee, scratch):
         got = record(verdict)
         exact += got == reference
         marked_only += got != reference and honest(verdict, reference)
+        gapped += got != reference and gap_raised(verdict, reference)
+        if got != reference and not honest(verdict, reference) and not gap_raised(verdict, reference):
+            silent.append(f"{camera['board']}: {[m['san'] + ('*' if m.get('recovered') else '') for m in verdict['moves']]} {got[1]}")
         moved_exact[camera["first"] == 0] += got == reference
         moved_count[camera["first"] == 0] += 1
         if got != reference and not differs:
@@ -243,6 +260,7 @@ def run(args, referee, scratch):
     refereed, paced, dropped = (sum(f[i] for f in frames) for i in range(3))
     print(f"measure_instances: {boards} boards on {args.instances} instances: {exact}/{boards} "
           f"records equal replay's, {marked_only} more differ only in moves marked recovered, "
+          f"{gapped} more are short of moves with a record_gap raised, {len(silent)} silently wrong, "
           f"{kept}/{boards} keep every move told before the kill, "
           f"{len(failed)} cameras gave up, {len(listed)} games listed by the survivor", flush=True)
     if args.kill_after > 0:
@@ -259,6 +277,8 @@ def run(args, referee, scratch):
         print(f"  gave up: {line}")
     for line in differs:
         print(f"  the first record that differs: {line}")
+    for line in silent:
+        print(f"  silently wrong (* recovered): {line}")
     for process, _ in instances[1:]:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
