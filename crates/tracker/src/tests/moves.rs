@@ -563,3 +563,41 @@ fn a_run_of_moves_read_after_frames_were_dropped_is_marked_recovered() {
     assert_eq!(a_run_read_marked(true), [true; 4], "its order was not seen");
     assert_eq!(a_run_read_marked(false), [false; 4]);
 }
+
+/// The still board shows 1.e4 (the colours see nothing; the belief does)
+/// on `frames` still frames, 0.2 s apart, then the stream ends: the gap
+/// left open, if any.
+fn e4_then_the_stream_ends(frames: usize) -> (Vec<Action>, Option<Gap>) {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut played = Chess::default();
+    let e4 = shakmaty::uci::UciMove::from_ascii(b"e2e4")
+        .expect("uci")
+        .to_move(&played)
+        .expect("legal");
+    played.play_unchecked(e4);
+    let mut events = Vec::new();
+    let mut t = 0.0;
+    for _ in 0..frames {
+        t += 0.2;
+        let mut obs = frame(t, &[], true, None);
+        obs.belief = BoardBelief::seeing(played.board(), 0.98);
+        events.extend(tracker.push(&obs).events);
+    }
+    (actions_of(&events), tracker.left_open(t))
+}
+
+#[test]
+fn a_move_the_stream_ends_on_before_it_is_borne_out_leaves_a_gap() {
+    // One frame of it: not yet taken, and the record must say it may lack it.
+    let (actions, gap) = e4_then_the_stream_ends(1);
+    assert_eq!(actions, []);
+    let gap = gap.expect("a gap left open");
+    assert_eq!(
+        gap.squares,
+        Bitboard::from(Square::E2) | Bitboard::from(Square::E4)
+    );
+    // Borne out: read, and nothing left open.
+    let (actions, gap) = e4_then_the_stream_ends(8);
+    assert_eq!(actions, E4_PLAYED);
+    assert_eq!(gap, None);
+}
