@@ -269,15 +269,6 @@ impl StillDecision {
         self.glimpses.forget();
     }
 
-    /// The board a decision is being borne out on (its White and Black
-    /// squares), and since when: a move the still board shows that has not
-    /// yet stood long enough to be taken.
-    pub fn standing(&self) -> Option<(f64, Bitboard, Bitboard)> {
-        let standing = self.standing.as_ref()?;
-        let (white, black, _) = standing.shape;
-        Some((standing.since, white, black))
-    }
-
     /// Whether a decision is being borne out, or two ways followed.
     pub fn pending(&self) -> bool {
         self.standing.is_some() || self.ways.is_some()

@@ -68,16 +68,6 @@ impl GapWatch {
         Some(Gap { since, t, squares })
     }
 
-    /// The gap over `squares` since `since`, raised at `t` unless one is
-    /// already (the stream ended while a move stood unconfirmed).
-    pub fn raise(&mut self, since: f64, t: f64, squares: Bitboard) -> Option<Gap> {
-        if self.raised || squares.is_empty() {
-            return None;
-        }
-        self.raised = true;
-        Some(Gap { since, t, squares })
-    }
-
     /// A move was read (or the record corrected): the count starts again.
     pub fn clear(&mut self) {
         *self = Self::default();

@@ -293,21 +293,10 @@ impl Tracker {
 
     /// Nobody watches any more (the camera's stream ended, the footage
     /// is over) at `t`: the gap in the record when the still board last
-    /// read as a position the record does not explain, or as a move not
-    /// yet borne out on enough frames (the stream ended too soon after it,
-    /// as a loaded service's few frames may), for the arbiter's look
-    /// (moves are missing from the record, and no later frame tells).
+    /// read as a position the record does not explain, for the arbiter's
+    /// look (moves are missing from the record, and no later frame tells).
     pub fn left_open(&mut self, t: f64) -> Option<Gap> {
-        if let Some(gap) = self.gap.left_open(t) {
-            return Some(gap);
-        }
-        let (since, white, black) = self.decision.standing()?;
-        let table = (
-            self.table.by_color(Color::White),
-            self.table.by_color(Color::Black),
-        );
-        self.gap
-            .raise(since, t, (white ^ table.0) | (black ^ table.1))
+        self.gap.left_open(t)
     }
 
     /// Whether the tracker asks for the detector's reading of the next
