@@ -127,8 +127,13 @@ def honest(verdict, reference):
     replay does not raise."""
     moves = verdict["moves"]
     return (len(moves) == len(reference[0])
-            and all(m["san"] == want or m.get("recovered") for m, want in zip(moves, reference[0]))
+            and right_or_marked(moves, reference)
             and record(verdict)[1] == reference[1])
+
+
+def right_or_marked(moves, reference):
+    """Whether each move is the replay's at its place or marked recovered."""
+    return all(m["san"] == want or m.get("recovered") for m, want in zip(moves, reference[0]))
 
 
 def gap_raised(verdict, reference):
@@ -138,7 +143,7 @@ def gap_raised(verdict, reference):
     moves = verdict["moves"]
     others = [i for i in record(verdict)[1] if i[0] != "record_gap"]
     return (len(moves) < len(reference[0])
-            and all(m["san"] == want or m.get("recovered") for m, want in zip(moves, reference[0]))
+            and right_or_marked(moves, reference)
             and len(others) < len(record(verdict)[1])
             and others == reference[1])
 
@@ -239,9 +244,11 @@ def run(args, referee, scratch):
         verdict = referee_json(referee, "game", f"{camera['board']}-1", "--server", survivor, "--json")
         got = record(verdict)
         exact += got == reference
-        marked_only += got != reference and honest(verdict, reference)
-        gapped += got != reference and gap_raised(verdict, reference)
-        if got != reference and not honest(verdict, reference) and not gap_raised(verdict, reference):
+        said = got != reference and honest(verdict, reference)
+        gap = got != reference and gap_raised(verdict, reference)
+        marked_only += said
+        gapped += gap
+        if got != reference and not said and not gap:
             silent.append(f"{camera['board']}: {[m['san'] + ('*' if m.get('recovered') else '') for m in verdict['moves']]} {got[1]}")
         moved_exact[camera["first"] == 0] += got == reference
         moved_count[camera["first"] == 0] += 1

@@ -29,8 +29,8 @@ pub const HAND_AT_CLOCK_SQUARES: f64 = 0.5;
 const QUIET: f64 = 0.01;
 
 /// One zone: where it lies in the image and its quiet picture, both at
-/// half the image's resolution (a hand is tens of pixels across: half of
-/// them tell it as well, at a quarter of the cost).
+/// half the image's resolution (a hand is tens of pixels across: a quarter
+/// of the pixels tell it as well).
 #[derive(Debug)]
 struct Zone {
     rect: Rect,

@@ -161,10 +161,8 @@ impl Eyes {
             // The frame as located is the one the change detector last saw.
             let current = match (&moved, self.change.last()) {
                 (None, Some(lab)) => realign::lightness(lab)?,
-                (moved, _) => {
-                    let board = moved.as_ref().unwrap_or(before);
-                    realign::lightness(&blurred_lab(&board.image)?)?
-                }
+                (Some(board), _) => realign::lightness(&blurred_lab(&board.image)?)?,
+                (None, None) => realign::lightness(&blurred_lab(&before.image)?)?,
             };
             let Some(warp) = realign::board_warp(&reference, &current)? else {
                 break;

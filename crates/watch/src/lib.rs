@@ -292,6 +292,7 @@ impl BoardWatch {
         // A still picture unlike the accepted one: the camera may have moved.
         let mut board = board;
         if self.following.try_now(&reading, t) {
+            tracing::debug!(t, "trying to follow the camera");
             let clock = Instant::now();
             if eyes.realign(image, &board)? {
                 board = eyes.locate(image)?;
