@@ -264,7 +264,9 @@ pub fn replay(args: &Args, outside: Vec<Event>, progress: bool) -> Result<Verdic
     let last = watch.flush_outside();
     rejected += u64::from(last.rejected);
     events.extend(last.events);
-    watch.finish();
+    let finished = watch.finish();
+    rejected += u64::from(finished.rejected);
+    events.extend(finished.events);
     let mut verdict = watch.referee().verdict();
     verdict.events = events;
     if let Some(clips) = &clips {

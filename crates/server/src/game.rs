@@ -525,11 +525,7 @@ impl GameState {
     /// chain lets go of its models and recent frames until a camera streams
     /// again (an event's memory stays that of the boards streaming).
     pub fn end_of_stream(&mut self, store: &Arc<dyn Store>) -> Result<Vec<pb::Update>, GameError> {
-        let updates = self.watch.finish();
-        let seen = Seen {
-            updates,
-            ..Seen::default()
-        };
+        let seen = self.watch.finish();
         let stored = self.record(store, seen)?;
         self.watch.release();
         self.recent.clear();

@@ -8,6 +8,11 @@
 /// were dropped.
 pub const DROPPED_RATIO: f64 = 1.8;
 
+/// The usual gap between frames (seconds) past which a piece may go to a
+/// square and on to another between two frames still enough to read: a
+/// still board takes two frames ([`crate::DECIDE_FRAMES`]).
+pub const SPARSE_GAP: f64 = 0.15;
+
 /// How fast the usual gap follows a wider one (a lower even rate set by
 /// the service under load): its share each frame.
 const WIDEN_SHARE: f64 = 0.05;
@@ -37,6 +42,12 @@ impl Cadence {
         } else {
             *usual + WIDEN_SHARE * (gap - *usual)
         };
+    }
+
+    /// Whether the frames come too far apart ([`SPARSE_GAP`]) for every
+    /// still moment between two moves to be seen.
+    pub fn sparse(&self) -> bool {
+        self.usual.is_some_and(|usual| usual > SPARSE_GAP)
     }
 
     /// Whether frames were dropped since a move was last read.
@@ -74,5 +85,15 @@ mod tests {
             cadence.frame(0.3);
         }
         assert!(!cadence.dropped(), "3.3 frames a second, evenly");
+        assert!(cadence.sparse(), "too far apart to see every still moment");
+    }
+
+    #[test]
+    fn ten_frames_a_second_see_every_still_moment() {
+        let mut cadence = Cadence::default();
+        for _ in 0..20 {
+            cadence.frame(0.1);
+        }
+        assert!(!cadence.sparse());
     }
 }

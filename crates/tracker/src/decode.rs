@@ -11,7 +11,7 @@
 //! each with its gain over the table; which promotion a pawn made is left
 //! to the caller (the eyes' colours cannot tell a queen from a knight).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role};
 
@@ -77,6 +77,11 @@ pub struct Continuation {
     pub position: Chess,
     /// How much likelier than the table the eyes find it, less the search's cost a ply.
     pub gain: f32,
+    /// Another way to the same squares' occupants, as many plies, was as
+    /// likely and no glimpse told them apart (a bishop to c5 by b4 or by
+    /// a3, unseen between): which was played is a guess, for the arbiter
+    /// to check.
+    pub guessed: bool,
 }
 
 /// What tells continuations apart: the squares' occupants (empty, White,
@@ -96,6 +101,17 @@ impl Continuation {
         (white, black) == (other_white, other_black) && turn != other_turn
     }
 
+    /// This continuation decided `how`, or recovered where it is a guess:
+    /// the arbiter checks what the eyes could not tell.
+    fn with(self, how: Decided) -> (Continuation, Decided) {
+        let how = if self.guessed {
+            Decided::Recovered
+        } else {
+            how
+        };
+        (self, how)
+    }
+
     /// This way on from `from`, then `next` on from its position.
     fn then(&self, next: Continuation) -> Continuation {
         let mut moves = self.moves.clone();
@@ -104,6 +120,7 @@ impl Continuation {
             moves,
             position: next.position,
             gain: next.gain,
+            guessed: self.guessed || next.guessed,
         }
     }
 }
@@ -127,6 +144,7 @@ pub fn continuations(
         moves: Vec::new(),
         position: from.clone(),
         gain: 0.0,
+        guessed: false,
     };
     let mut seen: HashSet<Shape> = HashSet::from([root.shape()]);
     let mut found = vec![root.clone()];
@@ -151,6 +169,7 @@ pub fn continuations(
                             moves,
                             position,
                             gain,
+                            guessed: c.guessed,
                         }
                     })
                     .collect::<Vec<_>>()
@@ -163,7 +182,20 @@ pub fn continuations(
                     .total_cmp(&glimpses.support(from, &a.moves))
             })
         });
-        next.retain(|c| seen.insert(c.shape()));
+        let next = distinct(next, &mut seen, |a, b| {
+            let evidence = |c: &Continuation| {
+                (
+                    glimpses.support(from, &c.moves),
+                    glimpses.moved_for(from, &c.moves),
+                )
+            };
+            let ((a_seen, a_moved), (b_seen, b_moved)) = (evidence(a), evidence(b));
+            if (a_seen - b_seen).abs() >= TIED {
+                a_seen.total_cmp(&b_seen)
+            } else {
+                a_moved.cmp(&b_moved)
+            }
+        });
         // The beam, and every position the board was glimpsed in on the
         // way (unlike the board now, it may be the way to it).
         let next: Vec<Continuation> = next
@@ -177,6 +209,41 @@ pub fn continuations(
     }
     found.sort_by(|a, b| b.gain.total_cmp(&a.gain));
     found
+}
+
+/// Gains this close are the same: two ways to one board score alike.
+const TIED: f32 = 1e-4;
+
+/// The continuations of one depth, best first, one for each shape not
+/// `seen` before. Of two ways to one shape as likely, the one the frames
+/// between bear out more (`evidence`: glimpses, then motion) is kept; where
+/// they tell them apart neither, the one kept is marked
+/// [`Continuation::guessed`].
+fn distinct(
+    ranked: Vec<Continuation>,
+    seen: &mut HashSet<Shape>,
+    evidence: impl Fn(&Continuation, &Continuation) -> std::cmp::Ordering,
+) -> Vec<Continuation> {
+    let mut kept: Vec<Continuation> = Vec::new();
+    let mut at: HashMap<Shape, usize> = HashMap::new();
+    for c in ranked {
+        let shape = c.shape();
+        if seen.insert(shape) {
+            at.insert(shape, kept.len());
+            kept.push(c);
+        } else if let Some(&index) = at.get(&shape) {
+            let first = &mut kept[index];
+            if (first.gain - c.gain).abs() >= TIED {
+                continue;
+            }
+            match evidence(first, &c) {
+                std::cmp::Ordering::Greater => {}
+                std::cmp::Ordering::Less => *first = c,
+                std::cmp::Ordering::Equal => first.guessed = true,
+            }
+        }
+    }
+    kept
 }
 
 /// How much likelier (log-likelihood) the position decided must be than the
@@ -202,8 +269,13 @@ pub const RESIDUE_MARGIN: f32 = 2.0;
 /// How the board was watched since the table was last seen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Watch {
-    /// Every frame: nothing was missed.
+    /// Every frame, close enough together that every still moment between
+    /// two moves is seen: nothing was missed.
     Throughout,
+    /// Every frame, but too far apart ([`crate::SPARSE_GAP`], a service
+    /// refereeing one frame in several under load) to see every still
+    /// moment: a piece may have gone two ways to its square meanwhile.
+    Sparse,
     /// Frames were lost, or the picture was blank, a while: a move may
     /// have been missed.
     Lapsed,
@@ -214,14 +286,24 @@ pub enum Watch {
 }
 
 /// A decision borne out over the frames of a still board.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Standing {
-    /// The occupants decided and the side to move.
-    shape: Shape,
+    /// The way decided.
+    way: Continuation,
     /// The first frame it was decided on.
     since: f64,
     frames: u32,
     how: Decided,
+}
+
+/// What a still board showed that no move was read from yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unconfirmed {
+    /// A way decided, borne out over fewer frames than a move needs.
+    Standing,
+    /// A board reached as likely with either side to move: which, the
+    /// next move was to tell.
+    EitherTurn,
 }
 
 /// How a still board was decided.
@@ -231,6 +313,48 @@ pub enum Decided {
     Read,
     /// By the search for moves the eyes missed: the arbiter should check them.
     Recovered,
+}
+
+/// Two ways to one board, either side to move, followed until the next
+/// move tells which it was.
+#[derive(Debug, Clone)]
+struct Ways {
+    ways: [Continuation; 2],
+    how: Decided,
+    /// The way the moves on from them have told, when one has.
+    lead: Option<Lead>,
+}
+
+/// The way the still frames since the two ways were followed have told:
+/// from the first frame it was told clearly, on every frame since that
+/// told neither.
+#[derive(Debug, Clone, Copy)]
+struct Lead {
+    way: usize,
+    since: f64,
+    frames: u32,
+}
+
+/// What the board shows made on from one of two ways.
+enum Next {
+    /// Nothing: it reads as the way's own board.
+    Nothing,
+    /// A move, or run, decided clearly.
+    Decided(Continuation),
+    /// Something not decided yet, at best this likely (log-likelihood over
+    /// the way's board), or nothing that explains the picture.
+    Unclear(Option<f32>),
+}
+
+impl Next {
+    /// How likely the board makes it, over the way's own board.
+    fn gain(&self) -> Option<f32> {
+        match self {
+            Next::Nothing => Some(0.0),
+            Next::Decided(c) => Some(c.gain),
+            Next::Unclear(gain) => *gain,
+        }
+    }
 }
 
 /// The decoder's verdict followed over the frames of a still board: the
@@ -244,7 +368,7 @@ pub struct StillDecision {
     /// move (a piece that took two moves to its square instead of one
     /// while nobody watched): both ways are followed, through the frames'
     /// motion, until the next move tells which it was.
-    ways: Option<([Continuation; 2], Decided)>,
+    ways: Option<Ways>,
     /// When the deep search last ran.
     searched_at: Option<f64>,
     /// The ways the still board was seen going since the table.
@@ -274,6 +398,34 @@ impl StillDecision {
         self.standing.is_some() || self.ways.is_some()
     }
 
+    /// The way the still board was last decided that has not stood long
+    /// enough to be taken, or of two ways followed where the board last
+    /// read as one of them the one told (the shorter where none was): what the board showed when nobody
+    /// watches any more, a guess (fewer frames bore it out than a move
+    /// needs, or none told whose turn it was).
+    pub fn unconfirmed(&self) -> Option<(Continuation, Unconfirmed)> {
+        let standing = self
+            .standing
+            .as_ref()
+            .map(|standing| (&standing.way, Unconfirmed::Standing));
+        let followed = self.ways.as_ref().filter(|_| self.explained()).map(|ways| {
+            let told = ways.lead.map_or(0, |lead| lead.way);
+            (&ways.ways[told], Unconfirmed::EitherTurn)
+        });
+        let (way, how) = standing.or(followed)?;
+        let way = Continuation {
+            guessed: true,
+            ..way.clone()
+        };
+        Some((way, how))
+    }
+
+    /// Whether two ways to the still board are followed (reached as likely
+    /// with either side to move), until the next move tells which.
+    pub fn two_ways(&self) -> bool {
+        self.ways.is_some()
+    }
+
     /// Whether the last still frame read as the table, as well as a
     /// position decided must explain the picture (at most [`MAX_RESIDUE`]
     /// squares read otherwise).
@@ -285,17 +437,23 @@ impl StillDecision {
     /// continuation decided, once it has stood long enough, and how.
     ///
     /// Watched throughout since the table was last seen (no gap in the
-    /// frames, no reconnect), the shorter way to a board is taken;
-    /// otherwise a board reached as likely with either side to move waits
-    /// for the next move to tell whose turn it was.
+    /// frames, no reconnect, frames close together), the shorter way to a
+    /// board is taken; otherwise a board reached as likely with either side
+    /// to move waits for the next move to tell whose turn it was.
     pub fn observe(
         &mut self,
         from: &Chess,
         belief: &BoardBelief,
         t: f64,
         watch: Watch,
+        moved: Bitboard,
     ) -> Option<(Continuation, Decided)> {
+        // Every still moment seen: a board reached either way was reached
+        // the shorter, or the way between would have been seen.
         let watched = watch == Watch::Throughout;
+        // Every frame seen: no plies are known to be missing.
+        let followed = matches!(watch, Watch::Throughout | Watch::Sparse);
+        self.glimpses.moving(followed.then_some(moved));
         if !belief.is_informed() {
             self.reset();
             return None;
@@ -307,7 +465,7 @@ impl StillDecision {
                 t,
                 table_residue = ?belief.against(from.board()),
                 best = ?best.as_ref().map(|(c, margin)| (
-                    c.moves.iter().map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()).collect::<Vec<_>>(),
+                    uci(&c.moves),
                     c.gain,
                     *margin,
                     residue(belief, c.position.board()),
@@ -326,7 +484,7 @@ impl StillDecision {
         // to move and every later move explained askew.
         let (search, how) = match watch {
             Watch::Resumed => (Search::recover(false), Decided::Recovered),
-            Watch::Throughout | Watch::Lapsed => (Search::READ, Decided::Read),
+            Watch::Throughout | Watch::Sparse | Watch::Lapsed => (Search::READ, Decided::Read),
         };
         let weighed = weigh(from, belief, search, &self.glimpses);
         if let Some(weighed) = &weighed {
@@ -338,6 +496,7 @@ impl StillDecision {
         // then again each while it still does.
         let recovering = self
             .standing
+            .as_ref()
             .is_some_and(|standing| standing.how == Decided::Recovered);
         if decided.is_none()
             && (recovering
@@ -347,42 +506,50 @@ impl StillDecision {
                 }))
         {
             self.searched_at = Some(t);
-            decided = decide(from, belief, Search::recover(watched), &self.glimpses)
+            decided = decide(from, belief, Search::recover(followed), &self.glimpses)
                 .map(|d| (d, Decided::Recovered));
         }
         let Some((decision, how)) = decided else {
             self.standing = None;
             return None;
         };
-        let stood = self.stands(decision.best.shape(), how, t);
+        let stood = self.stands(&decision.best, how, t);
         let twin = decision
             .twin
             .filter(|_| !watched || how == Decided::Recovered);
         match twin {
-            None => stood.then_some((decision.best, how)),
+            None => stood.then(|| decision.best.with(how)),
             Some(twin) => {
                 if stood {
                     tracing::debug!(
                         t,
+                        best = ?uci(&decision.best.moves),
+                        twin = ?uci(&twin.moves),
                         "a board reached as likely with either side to move: both ways followed"
                     );
                     self.standing = None;
-                    self.ways = Some(([decision.best, twin], how));
+                    self.ways = Some(Ways {
+                        ways: [decision.best, twin],
+                        how,
+                        lead: None,
+                    });
                 }
                 None
             }
         }
     }
 
-    /// Whether the decision of this `shape` has stood long enough, counting
-    /// this frame.
-    fn stands(&mut self, shape: Shape, how: Decided, t: f64) -> bool {
-        let (since, frames) = match self.standing {
-            Some(standing) if standing.shape == shape => (standing.since, standing.frames + 1),
+    /// Whether the decision of `way` has stood long enough, counting this
+    /// frame.
+    fn stands(&mut self, way: &Continuation, how: Decided, t: f64) -> bool {
+        let (since, frames) = match &self.standing {
+            Some(standing) if standing.way.shape() == way.shape() => {
+                (standing.since, standing.frames + 1)
+            }
             _ => (t, 1),
         };
         self.standing = Some(Standing {
-            shape,
+            way: way.clone(),
             since,
             frames,
             how,
@@ -390,14 +557,19 @@ impl StillDecision {
         frames >= DECIDE_FRAMES && t - since >= DECIDE_SECONDS
     }
 
-    /// One still frame while two ways are followed: the way from which the
-    /// board now decides a move clearly, where the other decides none or a
-    /// less likely one by [`DECIDE_MARGIN`], is taken with that move. A
+    /// One still frame while two ways are followed: the move the board
+    /// shows made on from each. Where one way's explains the picture and is
+    /// likelier by [`DECIDE_MARGIN`] than the other's (or the other's does
+    /// not explain it), that frame tells that way; a frame that tells neither
+    /// leaves the way told before. A way told on [`DECIDE_FRAMES`] frames
+    /// over [`DECIDE_SECONDS`] is taken, with the move on from it where the
+    /// board shows one decided (not while it shows one undecided: the
+    /// way's squares would be accepted showing the next move's pieces). A
     /// board that has read for [`RECOVER_SECONDS`] as neither way's lets
     /// them go: the search from the table, deep enough for their moves and
     /// those made since, takes over.
     fn follow_ways(&mut self, belief: &BoardBelief, t: f64) -> Option<(Continuation, Decided)> {
-        let (ways, how) = self.ways.clone()?;
+        let Ways { ways, how, lead } = self.ways.clone()?;
         let neither = ways
             .iter()
             .all(|way| residue(belief, way.position.board()) > MAX_RESIDUE);
@@ -410,28 +582,69 @@ impl StillDecision {
             self.unexplained_since = None;
             return None;
         }
-        let [first, second] = ways.map(|way| {
-            let next = decide(&way.position, belief, Search::READ, &Glimpses::default())
-                .filter(|d| d.twin.is_none())
-                .map(|d| d.best);
-            (way, next)
+        let motion = self.glimpses.motion();
+        let next = ways.each_ref().map(|way| {
+            let Some(weighed) = weigh(&way.position, belief, Search::READ, &motion) else {
+                return Next::Nothing;
+            };
+            let gain = weighed.explains.then_some(weighed.best.gain);
+            match weighed.decision() {
+                Some(Decision { best, twin: None }) => Next::Decided(best),
+                _ => Next::Unclear(gain),
+            }
         });
-        let gain =
-            |next: &Option<Continuation>| next.as_ref().map_or(f32::NEG_INFINITY, |c| c.gain);
-        let chosen = if gain(&first.1) >= gain(&second.1) + DECIDE_MARGIN {
-            first
-        } else if gain(&second.1) >= gain(&first.1) + DECIDE_MARGIN {
-            second
+        let (first, second) = (next[0].gain(), next[1].gain());
+        let told = match (first, second) {
+            (Some(first), Some(second)) if first >= second + DECIDE_MARGIN => Some(0),
+            (Some(first), Some(second)) if second >= first + DECIDE_MARGIN => Some(1),
+            (Some(_), None) => Some(0),
+            (None, Some(_)) => Some(1),
+            _ => None,
+        };
+        tracing::trace!(t, first, second, ?told, "two ways followed");
+        let lead = match (told, lead) {
+            (Some(way), Some(lead)) if lead.way == way => Some(Lead {
+                frames: lead.frames + 1,
+                ..lead
+            }),
+            (Some(way), _) => Some(Lead {
+                way,
+                since: t,
+                frames: 1,
+            }),
+            (None, Some(lead)) => Some(Lead {
+                frames: lead.frames + 1,
+                ..lead
+            }),
+            (None, None) => None,
+        };
+        self.ways = Some(Ways {
+            ways: ways.clone(),
+            how,
+            lead,
+        });
+        let lead =
+            lead.filter(|lead| lead.frames >= DECIDE_FRAMES && t - lead.since >= DECIDE_SECONDS)?;
+        let [first, second] = next;
+        let (way, next) = if lead.way == 0 {
+            (ways[0].clone(), first)
         } else {
-            self.standing = None;
-            return None;
+            (ways[1].clone(), second)
         };
-        let (way, Some(next)) = chosen else {
-            return None;
-        };
-        let taken = way.then(next);
-        self.stands(taken.shape(), how, t).then_some((taken, how))
+        match next {
+            Next::Nothing => Some(way.with(how)),
+            Next::Decided(next) => Some(way.then(next).with(how)),
+            Next::Unclear(_) => None,
+        }
     }
+}
+
+/// Moves as the arbiter's log writes them.
+fn uci(moves: &[Move]) -> Vec<String> {
+    moves
+        .iter()
+        .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+        .collect()
 }
 
 /// How many squares the belief reads otherwise than `board`, each by at
@@ -562,7 +775,12 @@ fn ranked_with_twin(
         ranked.partition(|c| c.other_turn_of(&best));
     let runner_up = others.first().map_or(f32::NEG_INFINITY, |c| c.gain);
     let margin = best.gain - runner_up;
-    Some((best, margin, twins.into_iter().next()))
+    // A twin whose squares never moved, every frame seen, is no way the
+    // game went.
+    let twin = twins
+        .into_iter()
+        .find(|twin| glimpses.moved_for(from, &twin.moves));
+    Some((best, margin, twin))
 }
 
 #[cfg(test)]
@@ -624,6 +842,67 @@ mod tests {
     }
 
     #[test]
+    fn of_ways_alike_the_motion_tells_which_else_the_one_kept_is_a_guess() {
+        // Bc4 by e2, by d3 or by b5, Nc6 between: alike to the eyes.
+        let from = after(&["e2e4", "e7e5"]);
+        let played = after(&["e2e4", "e7e5", "f1e2", "b8c6", "e2c4"]);
+        let belief = BoardBelief::seeing(played.board(), 0.9);
+        let way = |glimpses: &Glimpses| {
+            continuations(&from, &belief, Search::READ, glimpses)
+                .into_iter()
+                .find(|c| c.position.board() == played.board() && c.moves.len() == 3)
+                .expect("found")
+        };
+        let unwatched = way(&Glimpses::default());
+        assert!(unwatched.guessed, "{:?}", uci(&unwatched.moves));
+        let mut glimpses = Glimpses::default();
+        let moved = [Square::F1, Square::E2, Square::C4, Square::B8, Square::C6];
+        glimpses.moving(Some(moved.into_iter().collect()));
+        let watched = way(&glimpses);
+        assert!(!watched.guessed);
+        assert_eq!(uci(&watched.moves), ["f1e2", "b8c6", "e2c4"]);
+    }
+
+    #[test]
+    fn a_move_seen_on_one_still_frame_is_left_unconfirmed_as_a_guess() {
+        let start = Chess::default();
+        let played = after(&["e2e4"]);
+        let belief = BoardBelief::seeing(played.board(), 0.9);
+        let mut decision = StillDecision::default();
+        let seen = decision.observe(&start, &belief, 0.0, Watch::Throughout, Bitboard::FULL);
+        assert!(seen.is_none(), "one frame is too few");
+        let (way, how) = decision.unconfirmed().expect("standing");
+        assert_eq!(how, Unconfirmed::Standing);
+        assert!(way.guessed);
+        assert_eq!(way.position.board(), played.board());
+    }
+
+    #[test]
+    fn frames_far_apart_follow_both_ways_to_a_board_a_piece_may_have_reached_in_two_moves() {
+        // 4... Bc5 5. Nd5, or 4... Bb4 5. Nd5 Bc5 unseen between two frames.
+        let opening = ["c2c4", "g8f6", "b1c3", "e7e5", "g1f3", "b8c6", "g2g3"];
+        let from = after(&opening);
+        let played = after(&[&opening[..], &["f8c5", "c3d5"]].concat());
+        let belief = BoardBelief::seeing(played.board(), 0.9);
+        let decided = |watch: Watch| {
+            let mut decision = StillDecision::default();
+            let taken = [0.0, 0.5]
+                .into_iter()
+                .find_map(|t| decision.observe(&from, &belief, t, watch, Bitboard::FULL));
+            (taken, decision.two_ways())
+        };
+        let (taken, _) = decided(Watch::Throughout);
+        let (shorter, how) = taken.expect("every still moment seen: the shorter way");
+        assert_eq!(uci(&shorter.moves), ["f8c5", "c3d5"]);
+        assert_eq!(how, Decided::Read);
+        let (taken, followed) = decided(Watch::Sparse);
+        assert!(
+            taken.is_none() && followed,
+            "the next move tells whose turn it is"
+        );
+    }
+
+    #[test]
     fn a_move_whose_arrival_a_hand_hides_is_not_guessed() {
         let start = Chess::default();
         let played = after(&["g1f3"]);
@@ -649,7 +928,9 @@ mod tests {
         t: &mut f64,
     ) -> Continuation {
         loop {
-            if let Some((found, _)) = decision.observe(from, belief, *t, Watch::Throughout) {
+            if let Some((found, _)) =
+                decision.observe(from, belief, *t, Watch::Throughout, Bitboard::FULL)
+            {
                 return found;
             }
             *t += 0.05;
@@ -674,7 +955,8 @@ mod tests {
                         &from,
                         &BoardBelief::seeing(glimpse.board(), 0.97),
                         t,
-                        Watch::Throughout
+                        Watch::Throughout,
+                        Bitboard::FULL,
                     )
                     .is_none()
             );
@@ -698,12 +980,12 @@ mod tests {
         let start = Chess::default();
         assert!(
             decision
-                .observe(&start, &belief, 0.0, Watch::Throughout)
+                .observe(&start, &belief, 0.0, Watch::Throughout, Bitboard::FULL)
                 .is_none()
         );
         assert!(
             decision
-                .observe(&start, &belief, 0.5, Watch::Throughout)
+                .observe(&start, &belief, 0.5, Watch::Throughout, Bitboard::FULL)
                 .is_none(),
             "not before a second"
         );
@@ -713,7 +995,7 @@ mod tests {
         while t < 3.0 {
             assert!(
                 decision
-                    .observe(&start, &belief, t, Watch::Throughout)
+                    .observe(&start, &belief, t, Watch::Throughout, Bitboard::FULL)
                     .is_none(),
                 "at {t} s"
             );
@@ -725,7 +1007,9 @@ mod tests {
         let on = after(&[&missed[..], &["b5a4"]].concat());
         let belief = BoardBelief::seeing(on.board(), 0.9);
         let (found, how) = loop {
-            if let Some(found) = decision.observe(&start, &belief, t, Watch::Throughout) {
+            if let Some(found) =
+                decision.observe(&start, &belief, t, Watch::Throughout, Bitboard::FULL)
+            {
                 break found;
             }
             t += 0.1;
@@ -747,7 +1031,7 @@ mod tests {
         while t < 3.0 {
             assert!(
                 decision
-                    .observe(&start, &belief, t, Watch::Throughout)
+                    .observe(&start, &belief, t, Watch::Throughout, Bitboard::FULL)
                     .is_none()
             );
             t += 0.1;
@@ -757,7 +1041,9 @@ mod tests {
         let d4 = after(&["d2d4"]);
         let belief = BoardBelief::seeing(d4.board(), 0.9);
         let found = loop {
-            if let Some((found, _)) = decision.observe(&start, &belief, t, Watch::Throughout) {
+            if let Some((found, _)) =
+                decision.observe(&start, &belief, t, Watch::Throughout, Bitboard::FULL)
+            {
                 break found;
             }
             t += 0.1;
@@ -781,7 +1067,8 @@ mod tests {
                         &Chess::default(),
                         &belief,
                         f64::from(k) * 0.1,
-                        Watch::Throughout
+                        Watch::Throughout,
+                        Bitboard::FULL,
                     )
                     .is_none()
             );

@@ -7,12 +7,20 @@
 //! queen taking it, when the eyes read only colours), the glimpses tell
 //! which way it went.
 //!
+//! The frames between still moments tell too: a square a way sets a piece
+//! on or takes one from moved on some frame (a hand, a piece carried).
+//! Where every frame was seen, a way with a square that never moved (a
+//! bishop to c5 by a3, where only b4 moved) is not the way it went.
+//!
 //! Input: each still moment's likeliest way and its margin, the position
-//! the ways start from. Output: how much the glimpses bear out a way, and
-//! the positions the search must keep and go on from, as from the table
-//! (a run of moves longer than the search looks ahead, seen part way).
+//! the ways start from, the squares seen moving. Output: how much the
+//! glimpses bear out a way, whether the motion does, and the positions the
+//! search must keep and go on from, as from the table (a run of moves
+//! longer than the search looks ahead, seen part way).
 
-use shakmaty::{Board, Chess, Color, Move, Position};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
+
+use crate::squares::board_difference;
 
 /// Glimpses kept a turn: a hand hovering for minutes keeps the clearest.
 const KEPT: usize = 32;
@@ -23,6 +31,9 @@ const KEPT: usize = 32;
 pub struct Glimpses {
     from: Option<(Board, Color)>,
     seen: Vec<(Vec<Move>, f32)>,
+    /// The squares seen moving since the table, where every frame was
+    /// seen (`None` where moves may have been made unwatched).
+    moved: Option<Bitboard>,
 }
 
 impl Glimpses {
@@ -30,6 +41,37 @@ impl Glimpses {
     pub fn forget(&mut self) {
         self.from = None;
         self.seen.clear();
+    }
+
+    /// The squares seen moving since the table, or `None` where moves may
+    /// have been made while nobody watched.
+    pub fn moving(&mut self, moved: Option<Bitboard>) {
+        self.moved = moved;
+    }
+
+    /// The motion alone, for ways on from a position none was glimpsed from.
+    pub fn motion(&self) -> Glimpses {
+        Glimpses {
+            moved: self.moved,
+            ..Glimpses::default()
+        }
+    }
+
+    /// Whether the motion bears out `moves` from `from`: every square
+    /// they set a piece on or take one from was seen moving (true where
+    /// motion was not followed).
+    pub fn moved_for(&self, from: &Chess, moves: &[Move]) -> bool {
+        let Some(moved) = self.moved else {
+            return true;
+        };
+        let mut position = from.clone();
+        let mut touched = Bitboard::EMPTY;
+        for &m in moves {
+            let before = position.board().clone();
+            position.play_unchecked(m);
+            touched |= Bitboard(board_difference(&before, position.board()));
+        }
+        touched.without(moved).is_empty()
     }
 
     /// A still moment found `moves` from `from` the likeliest way, by

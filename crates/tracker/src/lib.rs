@@ -36,7 +36,7 @@ mod squares;
 mod touch;
 mod unseen;
 
-use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
 use referee_rules::{Action, Event};
 
@@ -44,12 +44,13 @@ use actions::relocating;
 pub use actions::transition;
 pub use belief::{BoardBelief, FLOOR, SquareBelief};
 use cadence::Cadence;
+pub use cadence::SPARSE_GAP;
 pub use change::{ChangeSet, MAX_SEQUENCE, explain, explain_sequence, squares_changed};
 pub use decode::{
     DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_PLIES, DECIDE_SECONDS, Decided, MAX_RESIDUE,
     RECOVER_PLIES, RECOVER_SECONDS, RESIDUE_MARGIN, Search,
 };
-use decode::{StillDecision, Watch};
+use decode::{StillDecision, Unconfirmed, Watch};
 use gap::GapWatch;
 pub use gap::{Gap, RECORD_GAP_SECONDS};
 pub use moments::MOVED_MOTION;
@@ -292,11 +293,44 @@ impl Tracker {
     }
 
     /// Nobody watches any more (the camera's stream ended, the footage
-    /// is over) at `t`: the gap in the record when the still board last
-    /// read as a position the record does not explain, for the arbiter's
-    /// look (moves are missing from the record, and no later frame tells).
-    pub fn left_open(&mut self, t: f64) -> Option<Gap> {
-        self.gap.left_open(t)
+    /// is over) at `t`. A move the still board showed, decided but not yet
+    /// borne out over the frames a move needs (the last frames came too
+    /// far apart, or too soon after it), is read, marked recovered for the
+    /// arbiter's check: left out, the record would be short with nobody
+    /// told. Where it was a board reached as likely with either side to
+    /// move, the shorter way is read and the gap raised over its squares
+    /// too: a move may be missing. Otherwise the gap in the record when the
+    /// still board last read as a position the record does not explain,
+    /// for the arbiter's look (moves are missing from the record, and no
+    /// later frame tells).
+    pub fn left_open(&mut self, t: f64) -> Step {
+        let mut step = Step::default();
+        match self.unconfirmed() {
+            Some((reading, how)) => {
+                let since = self.last_motion.max(self.last_t);
+                self.take_reading(reading, 0, &mut step);
+                step.moved = true;
+                if how == Unconfirmed::EitherTurn {
+                    step.gap = Some(Gap {
+                        since,
+                        t,
+                        squares: Bitboard(step.accept),
+                    });
+                }
+            }
+            None => step.gap = self.gap.left_open(t),
+        }
+        step
+    }
+
+    /// How the board has been watched since the table was last seen, the
+    /// frames' spacing counted: [`Watch::Sparse`] where they come too far
+    /// apart to see every still moment.
+    fn watching(&self) -> Watch {
+        match self.watch {
+            Watch::Throughout if self.cadence.sparse() => Watch::Sparse,
+            watch => watch,
+        }
     }
 
     /// Whether the tracker asks for the detector's reading of the next

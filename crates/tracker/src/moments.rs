@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 
 use referee_rules::Action;
-use shakmaty::{Color, Square};
+use shakmaty::{Bitboard, Color, Square};
 
 /// A square's picture moved in a frame where more than this share of it
 /// (percent of its pixels) changed since the frame before: a hand or a
@@ -43,6 +43,15 @@ impl Moments {
                 moments.push_back(t);
             }
         }
+    }
+
+    /// The squares whose picture moved on some frame since they were
+    /// last forgotten.
+    pub fn moved(&self) -> Bitboard {
+        Square::ALL
+            .into_iter()
+            .filter(|&sq| !self.moved[usize::from(sq)].is_empty())
+            .collect()
     }
 
     /// Forgets everything: nothing is under way.

@@ -6,7 +6,7 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, Piece, Position, Role, Squar
 
 use crate::actions::transition;
 use crate::change::{ChangeSet, best, explain_sequence, promotes_as_read};
-use crate::decode::{self, Decided, Watch};
+use crate::decode::{self, Continuation, Decided, Unconfirmed, Watch};
 use crate::squares::{
     around, board_difference, detected_as, read_as, read_as_on, squares_in, squares_where,
 };
@@ -248,6 +248,13 @@ impl Tracker {
         let clocked = patient && self.press_waiting;
         self.interpret(change, &obs.promoted, patient)
             .filter(|reading| {
+                // The decoder reads the board reached as likely with
+                // either side to move: a run of moves is one of two ways,
+                // and the next move tells which.
+                if reading.steps.len() > 1 && self.decision.two_ways() {
+                    tracing::trace!(t = obs.t, "a run of moves, one of two ways to the board");
+                    return false;
+                }
                 let seen = if reading.steps.len() < 2 {
                     reading.seen_on_each(&self.table, change, obs)
                         || clocked && reading.marked(&self.table, change) && reading.seen_in(obs)
@@ -270,54 +277,41 @@ impl Tracker {
     /// its side's hand, a pawn promoting to the piece the eyes read on its
     /// square (a queen when they read none).
     pub(crate) fn decoded(&mut self, obs: &Observation) -> Option<Reading> {
-        let (mut completed, from) = self.next_move_from()?;
-        let (best, how) = self
-            .decision
-            .observe(&from, &obs.belief, obs.t, self.watch)?;
-        let mut position = from;
-        let mut steps = Vec::new();
-        let plies = best.moves.len();
-        for (index, m) in best.moves.into_iter().enumerate() {
-            let m = match m {
-                Move::Normal {
-                    role,
-                    from,
-                    capture,
-                    to,
-                    promotion: Some(_),
-                } => Move::Normal {
-                    role,
-                    from,
-                    capture,
-                    to,
-                    promotion: Some(
-                        obs.promoted[usize::from(to)]
-                            .filter(|p| p.color == position.turn())
-                            .map_or(Role::Queen, |p| p.role),
-                    ),
-                },
-                m => m,
-            };
-            let mover = position.turn();
-            position.play_unchecked(m);
-            steps.push((mover, position.board().clone()));
-            // Every move but the last is completed by the next one.
-            if index + 1 < plies {
-                completed.push(m);
-            }
-        }
+        let (completed, from) = self.next_move_from()?;
+        let (best, how) = self.decision.observe(
+            &from,
+            &obs.belief,
+            obs.t,
+            self.watching(),
+            self.moments.moved(),
+        )?;
         tracing::debug!(
             t = obs.t,
-            plies = steps.len(),
+            plies = best.moves.len(),
             gain = best.gain,
             ?how,
             "a still board decided by likelihood"
         );
-        Some(Reading {
+        Some(reading_of(
             completed,
-            steps,
-            recovered: how == Decided::Recovered,
-        })
+            from,
+            best,
+            how == Decided::Recovered,
+            &obs.promoted,
+        ))
+    }
+
+    /// What the still board showed and had not yet stood long enough to
+    /// be read, when nobody watches any more: a reading, recovered.
+    pub(crate) fn unconfirmed(&self) -> Option<(Reading, Unconfirmed)> {
+        let (completed, from) = self.next_move_from()?;
+        let (way, how) = self.decision.unconfirmed()?;
+        tracing::debug!(
+            plies = way.moves.len(),
+            ?how,
+            "a still board taken unconfirmed"
+        );
+        Some((reading_of(completed, from, way, true, &[None; 64]), how))
     }
 
     /// The squares the still board reads otherwise than the table, when
@@ -484,5 +478,54 @@ impl Tracker {
             .map(|sq| sq.to_string())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+}
+
+/// The continuation `best` of `from` (the moves before it, `completed`)
+/// as a reading: each move a step of its side's hand, a pawn promoting to
+/// the piece `promoted` reads on its square (a queen where none is read).
+fn reading_of(
+    mut completed: Vec<Move>,
+    from: Chess,
+    best: Continuation,
+    recovered: bool,
+    promoted: &[Option<Piece>; 64],
+) -> Reading {
+    let mut position = from;
+    let mut steps = Vec::new();
+    let plies = best.moves.len();
+    for (index, m) in best.moves.into_iter().enumerate() {
+        let m = match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion: Some(_),
+            } => Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion: Some(
+                    promoted[usize::from(to)]
+                        .filter(|p| p.color == position.turn())
+                        .map_or(Role::Queen, |p| p.role),
+                ),
+            },
+            m => m,
+        };
+        let mover = position.turn();
+        position.play_unchecked(m);
+        steps.push((mover, position.board().clone()));
+        // Every move but the last is completed by the next one.
+        if index + 1 < plies {
+            completed.push(m);
+        }
+    }
+    Reading {
+        completed,
+        steps,
+        recovered,
     }
 }

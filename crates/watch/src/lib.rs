@@ -458,16 +458,24 @@ impl BoardWatch {
         self.referee.apply(event)
     }
 
-    /// The stream ended: what finishing the game gives (a last move
-    /// completed by the end of the record, a result), and the gap in the
-    /// record the still board was last read with, raised now that no
-    /// later frame will.
-    pub fn finish(&mut self) -> Vec<Update> {
-        let mut updates = self.complete_move();
-        if let Some(gap) = self.last_t.and_then(|t| self.tracker.left_open(t)) {
-            updates.extend(self.raise_gap(gap));
+    /// The stream ended: a move the still board showed and too few frames
+    /// bore out, read and marked recovered, or the gap in the record the
+    /// still board was last read with, raised now that no later frame
+    /// will; then what finishing the game gives (a last move completed by
+    /// the end of the record, a result).
+    pub fn finish(&mut self) -> Seen {
+        let mut seen = Seen::default();
+        if let Some(t) = self.last_t {
+            let step = self.tracker.left_open(t);
+            for event in step.events {
+                self.apply_seen(event, &mut seen);
+            }
+            if let Some(gap) = step.gap {
+                seen.updates.extend(self.raise_gap(gap));
+            }
         }
-        updates
+        seen.updates.extend(self.complete_move());
+        seen
     }
 
     /// A move made and left stands as played (the end of a stream, as
