@@ -121,29 +121,32 @@ def record(verdict):
 
 
 def honest(verdict, reference):
-    """Whether a record differs from the replay's only where it says so:
-    as many moves, each the replay's or marked recovered (a way nobody saw
-    may have gone another way to the same board), and no incident the
-    replay does not raise."""
+    """Whether a record differs from the replay's only where it says so: at
+    least as many moves, each the replay's at its place or marked recovered
+    (a way nobody saw may have gone another way to the same board), and no
+    incident the replay does not raise."""
     moves = verdict["moves"]
-    return (len(moves) == len(reference[0])
+    return (len(moves) >= len(reference[0])
             and right_or_marked(moves, reference)
             and record(verdict)[1] == reference[1])
 
 
 def right_or_marked(moves, reference):
-    """Whether each move is the replay's at its place or marked recovered."""
-    return all(m["san"] == want or m.get("recovered") for m, want in zip(moves, reference[0]))
+    """Whether each move is the replay's at its place or marked recovered
+    (one beyond the replay's moves marked)."""
+    want = reference[0]
+    return all(m.get("recovered") or (k < len(want) and m["san"] == want[k])
+               for k, m in enumerate(moves))
 
 
 def gap_raised(verdict, reference):
-    """Whether a record short of the replay's says so: fewer moves, each the
-    replay's or marked recovered, a `record_gap` raised for the arbiter, and
-    no other incident the replay does not raise."""
+    """Whether a record the arbiter is told to look at says where: each
+    move the replay's or marked recovered, a `record_gap` raised (for the
+    moves missing, or whose turn was not seen), and no other incident the
+    replay does not raise."""
     moves = verdict["moves"]
     others = [i for i in record(verdict)[1] if i[0] != "record_gap"]
-    return (len(moves) < len(reference[0])
-            and right_or_marked(moves, reference)
+    return (right_or_marked(moves, reference)
             and len(others) < len(record(verdict)[1])
             and others == reference[1])
 
@@ -267,7 +270,7 @@ def run(args, referee, scratch):
     refereed, paced, dropped = (sum(f[i] for f in frames) for i in range(3))
     print(f"measure_instances: {boards} boards on {args.instances} instances: {exact}/{boards} "
           f"records equal replay's, {marked_only} more differ only in moves marked recovered, "
-          f"{gapped} more are short of moves with a record_gap raised, {len(silent)} silently wrong, "
+          f"{gapped} more right or marked with a record_gap raised, {len(silent)} silently wrong, "
           f"{kept}/{boards} keep every move told before the kill, "
           f"{len(failed)} cameras gave up, {len(listed)} games listed by the survivor", flush=True)
     if args.kill_after > 0:
