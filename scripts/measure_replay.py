@@ -4,7 +4,9 @@ tests/data/scenarios with `referee synth`, replays its video with
 camera sees, given as an app or a button would give them: `--events` with the
 truth's `declare` events), and prints for each whether the
 moves and the incidents (kind, article, ply, side) are exact, with speed and
-latency. Needs only Python's standard library and a release build:
+latency, and whether a record that is not exact says where (each move right
+or marked recovered, a `record_gap` raised where moves are missing) or is
+silently wrong. Needs only Python's standard library and a release build:
 
     cargo build --release -p referee && python3 scripts/measure_replay.py [--drop 0.1]
 
@@ -100,6 +102,17 @@ def random_scenarios(count, folder, hover=0.0):
     return paths
 
 
+def said_where(verdict, want):
+    """Whether a record that differs from the truth says where: each move the
+    truth's at its place or marked recovered, and where moves are missing, a
+    `record_gap` raised for the arbiter."""
+    moves = verdict["moves"]
+    marked = all(m.get("recovered") or (k < len(want) and m["san"] == want[k])
+                 for k, m in enumerate(moves))
+    gap = any(i["kind"] == "record_gap" for i in verdict["incidents"])
+    return marked and (len(moves) >= len(want) or gap)
+
+
 def key(incident):
     return (incident["kind"], incident["article"], incident["ply"], incident["side"])
 
@@ -122,7 +135,8 @@ def main():
         scenarios = random_scenarios(args.random, generated, args.hover)
     if args.only:
         scenarios = [s for s in scenarios if s.stem in args.only]
-    totals = {"plies": 0, "plies_exact": 0, "games_moves_exact": 0, "games_incidents_exact": 0}
+    totals = {"plies": 0, "plies_exact": 0, "games_moves_exact": 0, "games_incidents_exact": 0,
+              "games_silently_wrong": 0}
     with tempfile.TemporaryDirectory() as tmp:
         for scenario in scenarios:
             out = Path(tmp) / scenario.stem
@@ -143,6 +157,8 @@ def main():
             want = [m["san"] for m in truth["moves"]]
             prefix = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
             moves_exact = got == want
+            told = moves_exact or said_where(verdict, want)
+            totals["games_silently_wrong"] += not told
             incidents_exact = sorted(map(key, verdict["incidents"])) == sorted(map(key, truth["incidents"]))
             totals["plies"] += len(want)
             totals["plies_exact"] += len(want) if moves_exact else prefix
@@ -151,6 +167,7 @@ def main():
             stats = verdict["stats"]
             print(
                 f"{scenario.stem:32} moves {'exact' if moves_exact else f'{prefix}/{len(want)} then wrong'}"
+                f"{'' if moves_exact else (', told' if told else ', SILENTLY')}"
                 f"  incidents {'exact' if incidents_exact else 'differ'}"
                 f"  {stats['fps']:.0f} fps  latency median {stats['latency_ms']['median']:.0f} ms"
                 f" max {stats['latency_ms']['max']:.0f} ms  stage_ms {json.dumps(stats['stage_ms'])}"
@@ -162,7 +179,8 @@ def main():
     print(
         f"\n{totals['games_moves_exact']}/{len(scenarios)} scenarios with exact moves, "
         f"{totals['games_incidents_exact']}/{len(scenarios)} with exact moves and incidents, "
-        f"{totals['plies_exact']}/{totals['plies']} plies read before the first error"
+        f"{totals['plies_exact']}/{totals['plies']} plies read before the first error, "
+        f"{totals['games_silently_wrong']} records silently wrong"
     )
 
 

@@ -487,7 +487,9 @@ impl StillDecision {
             Watch::Throughout | Watch::Sparse | Watch::Lapsed => (Search::READ, Decided::Read),
         };
         let weighed = weigh(from, belief, search, &self.glimpses);
-        if let Some(weighed) = &weighed {
+        // A way guessed among others alike tells nothing of the way it went
+        // (taken as a glimpse, it would bear itself out on the next frame).
+        if let Some(weighed) = weighed.as_ref().filter(|w| !w.best.guessed) {
             self.glimpses
                 .see(from, &weighed.best.moves, weighed.glimpse_margin());
         }
