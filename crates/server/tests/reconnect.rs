@@ -39,7 +39,7 @@ impl Game {
     fn seconds(self) -> f64 {
         match self {
             Game::MaghsoodlooVokhidov => 39.0,
-            Game::ByrneFischer => 48.0,
+            Game::ByrneFischer => 46.5,
         }
     }
 }

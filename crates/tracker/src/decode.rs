@@ -398,26 +398,43 @@ impl StillDecision {
         self.standing.is_some() || self.ways.is_some()
     }
 
-    /// The way the still board was last decided that has not stood long
-    /// enough to be taken, or of two ways followed where the board last
-    /// read as one of them the one told (the shorter where none was): what the board showed when nobody
-    /// watches any more, a guess (fewer frames bore it out than a move
-    /// needs, or none told whose turn it was).
-    pub fn unconfirmed(&self) -> Option<(Continuation, Unconfirmed)> {
+    /// What the board showed that no move was read from yet, when nobody
+    /// watches any more, a guess: the way the still board was last decided
+    /// that has not stood long enough to be taken; of two ways followed
+    /// where the board last read as one of them, the one told (the shorter
+    /// where none was); else the way `last` (the last frame's belief, the
+    /// board bare of hands but not still: an arm by its edge, a hand at
+    /// the clock) decides clearly from `from`.
+    pub fn unconfirmed(
+        &self,
+        from: &Chess,
+        last: Option<&BoardBelief>,
+    ) -> Option<(Continuation, Unconfirmed)> {
         let standing = self
             .standing
             .as_ref()
-            .map(|standing| (&standing.way, Unconfirmed::Standing));
-        let followed = self.ways.as_ref().filter(|_| self.explained()).map(|ways| {
+            .map(|standing| (standing.way.clone(), Unconfirmed::Standing));
+        let followed = || {
+            let ways = self.ways.as_ref().filter(|_| self.explained())?;
             let told = ways.lead.map_or(0, |lead| lead.way);
-            (&ways.ways[told], Unconfirmed::EitherTurn)
-        });
-        let (way, how) = standing.or(followed)?;
-        let way = Continuation {
-            guessed: true,
-            ..way.clone()
+            Some((ways.ways[told].clone(), Unconfirmed::EitherTurn))
         };
-        Some((way, how))
+        let last_seen = || {
+            let decision = decide(from, last?, Search::READ, &self.glimpses)?;
+            let how = match decision.twin {
+                None => Unconfirmed::Standing,
+                Some(_) => Unconfirmed::EitherTurn,
+            };
+            Some((decision.best, how))
+        };
+        let (way, how) = standing.or_else(followed).or_else(last_seen)?;
+        Some((
+            Continuation {
+                guessed: true,
+                ..way
+            },
+            how,
+        ))
     }
 
     /// Whether two ways to the still board are followed (reached as likely
@@ -873,7 +890,7 @@ mod tests {
         let mut decision = StillDecision::default();
         let seen = decision.observe(&start, &belief, 0.0, Watch::Throughout, Bitboard::FULL);
         assert!(seen.is_none(), "one frame is too few");
-        let (way, how) = decision.unconfirmed().expect("standing");
+        let (way, how) = decision.unconfirmed(&start, None).expect("standing");
         assert_eq!(how, Unconfirmed::Standing);
         assert!(way.guessed);
         assert_eq!(way.position.board(), played.board());

@@ -121,6 +121,8 @@ pub struct Tracker {
     rested: Rest,
     /// When the latest frame was taken.
     last_frame: Option<f64>,
+    /// The last frame's belief, when no hand was over the board in it.
+    last_bare: Option<BoardBelief>,
     /// When the fingertip was last seen on each square.
     tip_last_seen: [Option<f64>; 64],
     /// The pieces of the move just read that the mover's fingertip was on
@@ -186,6 +188,7 @@ impl Tracker {
             dwell_spent: false,
             rested: Rest::default(),
             last_frame: None,
+            last_bare: None,
             tip_last_seen: [None; 64],
             letting_go: None,
             pending: None,
@@ -402,6 +405,7 @@ impl Tracker {
         }
         self.follow_fingertip(obs);
         self.moments.follow(obs.t, &obs.motion);
+        self.last_bare = (obs.covered == 0 && obs.fingertip.is_none()).then(|| obs.belief.clone());
         for (index, first) in self.first_changed.iter_mut().enumerate() {
             if obs.changed & (1 << index) != 0 && first.is_none() {
                 *first = Some(obs.t);

@@ -305,7 +305,7 @@ impl Tracker {
     /// be read, when nobody watches any more: a reading, recovered.
     pub(crate) fn unconfirmed(&self) -> Option<(Reading, Unconfirmed)> {
         let (completed, from) = self.next_move_from()?;
-        let (way, how) = self.decision.unconfirmed()?;
+        let (way, how) = self.decision.unconfirmed(&from, self.last_bare.as_ref())?;
         tracing::debug!(
             plies = way.moves.len(),
             ?how,
