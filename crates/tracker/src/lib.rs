@@ -33,6 +33,7 @@ mod observation;
 mod promotion;
 mod reading;
 mod squares;
+mod still;
 mod touch;
 mod unseen;
 
@@ -50,7 +51,6 @@ pub use decode::{
     DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_PLIES, DECIDE_SECONDS, Decided, MAX_RESIDUE,
     RECOVER_PLIES, RECOVER_SECONDS, RESIDUE_MARGIN, Search,
 };
-use decode::{StillDecision, Unconfirmed, Watch};
 use gap::GapWatch;
 pub use gap::{Gap, RECORD_GAP_SECONDS};
 pub use moments::MOVED_MOTION;
@@ -60,6 +60,7 @@ use observation::{describe, promoted_named};
 use reading::Pending;
 pub use reading::{HELD_SHARE, RUN_MISREADS};
 pub use squares::board_difference;
+use still::{StillDecision, Unconfirmed, Watch};
 pub use touch::{
     ACCUSING_REST_FRAMES, ACCUSING_REST_SECONDS, DWELL_FRAMES, REACH_SECONDS, REST_MOTION,
 };

@@ -6,10 +6,11 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, Piece, Position, Role, Squar
 
 use crate::actions::transition;
 use crate::change::{ChangeSet, best, explain_sequence, promotes_as_read};
-use crate::decode::{self, Continuation, Decided, Unconfirmed, Watch};
+use crate::decode::{self, Continuation, Decided};
 use crate::squares::{
     around, board_difference, detected_as, read_as, read_as_on, squares_in, squares_where,
 };
+use crate::still::{Unconfirmed, Watch};
 use crate::{BoardBelief, Observation, Step, Tracker, result};
 
 /// What a still change was read as.

@@ -11,6 +11,20 @@ mod promotion;
 mod touches;
 mod unseen;
 
+/// The position `moves` (UCI) reach from the start.
+pub(crate) fn after(moves: &[&str]) -> Chess {
+    let mut pos = Chess::default();
+    for uci in moves {
+        let m = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .expect("uci")
+            .to_move(&pos)
+            .expect("legal");
+        pos.play_unchecked(m);
+    }
+    pos
+}
+
 /// The position a test starts from.
 fn from_fen(fen: &str) -> Chess {
     fen.parse::<shakmaty::fen::Fen>()
