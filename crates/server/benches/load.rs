@@ -164,7 +164,7 @@ struct Outcome {
     stride: u32,
     exact: usize,
     /// Records not exact but honest about it ([`Record::Marked`]).
-    marked: usize,
+    marked: Vec<String>,
     /// Records wrong with nothing said ([`Record::SilentlyWrong`]).
     silently_wrong: Vec<String>,
     /// Boards of real footage, and how many of their records were exact.
@@ -180,8 +180,8 @@ struct Outcome {
 #[derive(Debug, PartialEq, Eq)]
 enum Record {
     Exact,
-    /// Each move the expected one or marked recovered, and as many, or
-    /// fewer with a `record_gap` raised.
+    /// Each move the expected one or marked recovered (one beyond them
+    /// marked), and at least as many, or fewer with a `record_gap` raised.
     Marked,
     SilentlyWrong,
 }
@@ -194,10 +194,10 @@ impl Record {
         }
         let each_right_or_marked = moves
             .iter()
-            .zip(expected)
-            .all(|(m, want)| m.san == *want || m.recovered);
+            .enumerate()
+            .all(|(k, m)| m.recovered || expected.get(k) == Some(&m.san));
         let gap_raised = verdict.incidents.iter().any(|i| i.kind == "record_gap");
-        let whole = moves.len() == expected.len() || (moves.len() < expected.len() && gap_raised);
+        let whole = moves.len() >= expected.len() || gap_raised;
         if each_right_or_marked && whole {
             Self::Marked
         } else {
@@ -400,16 +400,23 @@ async fn games(addrs: &[std::net::SocketAddr], cameras: &[Camera], fps: f64) -> 
         let record = Record::of(&verdict, &camera.expected);
         let exact = record == Record::Exact;
         outcome.exact += usize::from(exact);
-        outcome.marked += usize::from(record == Record::Marked);
-        if record == Record::SilentlyWrong {
+        let listed = || {
             let moves: Vec<String> = verdict
                 .moves
                 .iter()
                 .map(|m| format!("{}{}", m.san, if m.recovered { "*" } else { "" }))
                 .collect();
-            outcome
-                .silently_wrong
-                .push(format!("{}: {}", camera.board, moves.join(" ")));
+            let gaps = verdict
+                .incidents
+                .iter()
+                .filter(|i| i.kind == "record_gap")
+                .count();
+            format!("{}: {} ({gaps} record_gap)", camera.board, moves.join(" "))
+        };
+        match record {
+            Record::Exact => {}
+            Record::Marked => outcome.marked.push(listed()),
+            Record::SilentlyWrong => outcome.silently_wrong.push(listed()),
         }
         outcome.real_exact += usize::from(exact && camera.real);
     }
@@ -556,10 +563,13 @@ fn main() {
             outcome.dropped,
             100.0 * outcome.dropped as f64 / outcome.sent.max(1) as f64,
             outcome.exact,
-            outcome.marked,
+            outcome.marked.len(),
             outcome.silently_wrong.len(),
             outcome.listed
         );
+        for record in &outcome.marked {
+            println!("load: marked (* recovered): {record}");
+        }
         for record in &outcome.silently_wrong {
             println!("load: silently wrong (* recovered): {record}");
         }

@@ -213,7 +213,12 @@ impl StillDecision {
         let watched = watch == Watch::Throughout;
         // Every frame seen: no plies are known to be missing.
         let followed = matches!(watch, Watch::Throughout | Watch::Sparse);
-        self.glimpses.moving(followed.then_some(moved));
+        // Frames seen, however many were lost between: a square whose
+        // occupant changed moved in one of them (its picture differs from
+        // the frame before), unless it changed and changed back unseen.
+        // Watched again, the moves made meanwhile moved nothing seen.
+        let seen = watch != Watch::Resumed;
+        self.glimpses.moving(seen.then_some(moved));
         if !belief.is_informed() {
             self.reset();
             return None;
