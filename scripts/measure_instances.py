@@ -37,6 +37,8 @@ import tempfile
 import threading
 import time
 
+from measure_replay import right_or_marked
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -127,16 +129,8 @@ def honest(verdict, reference):
     incident the replay does not raise."""
     moves = verdict["moves"]
     return (len(moves) >= len(reference[0])
-            and right_or_marked(moves, reference)
+            and right_or_marked(moves, reference[0])
             and record(verdict)[1] == reference[1])
-
-
-def right_or_marked(moves, reference):
-    """Whether each move is the replay's at its place or marked recovered
-    (one beyond the replay's moves marked)."""
-    want = reference[0]
-    return all(m.get("recovered") or (k < len(want) and m["san"] == want[k])
-               for k, m in enumerate(moves))
 
 
 def gap_raised(verdict, reference):
@@ -146,7 +140,7 @@ def gap_raised(verdict, reference):
     replay does not raise."""
     moves = verdict["moves"]
     others = [i for i in record(verdict)[1] if i[0] != "record_gap"]
-    return (right_or_marked(moves, reference)
+    return (right_or_marked(moves, reference[0])
             and len(others) < len(record(verdict)[1])
             and others == reference[1])
 

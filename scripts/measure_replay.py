@@ -102,15 +102,20 @@ def random_scenarios(count, folder, hover=0.0):
     return paths
 
 
+def right_or_marked(moves, want):
+    """Whether each move is the one `want` (SAN) holds at its place or is
+    marked recovered (one beyond them marked)."""
+    return all(m.get("recovered") or (k < len(want) and m["san"] == want[k])
+               for k, m in enumerate(moves))
+
+
 def said_where(verdict, want):
     """Whether a record that differs from the truth says where: each move the
     truth's at its place or marked recovered, and where moves are missing, a
     `record_gap` raised for the arbiter."""
     moves = verdict["moves"]
-    marked = all(m.get("recovered") or (k < len(want) and m["san"] == want[k])
-                 for k, m in enumerate(moves))
     gap = any(i["kind"] == "record_gap" for i in verdict["incidents"])
-    return marked and (len(moves) >= len(want) or gap)
+    return right_or_marked(moves, want) and (len(moves) >= len(want) or gap)
 
 
 def key(incident):

@@ -78,6 +78,16 @@ struct Lead {
     frames: u32,
 }
 
+impl Lead {
+    /// One frame more that told this way, or told neither.
+    fn again(self) -> Lead {
+        Lead {
+            frames: self.frames + 1,
+            ..self
+        }
+    }
+}
+
 /// What the board shows made on from one of two ways.
 enum Next {
     /// Nothing: it reads as the way's own board.
@@ -336,8 +346,9 @@ impl StillDecision {
     /// them go: the search from the table, deep enough for their moves and
     /// those made since, takes over.
     fn follow_ways(&mut self, belief: &BoardBelief, t: f64) -> Option<(Continuation, Decided)> {
-        let Ways { ways, how, lead } = self.ways.clone()?;
-        let neither = ways
+        let mut followed = self.ways.take()?;
+        let neither = followed
+            .ways
             .iter()
             .all(|way| residue(belief, way.position.board()) > MAX_RESIDUE);
         self.unexplained_since = neither.then(|| self.unexplained_since.unwrap_or(t));
@@ -345,12 +356,11 @@ impl StillDecision {
             .unexplained_since
             .is_some_and(|since| t - since >= RECOVER_SECONDS)
         {
-            self.ways = None;
             self.unexplained_since = None;
             return None;
         }
         let motion = self.glimpses.motion();
-        let next = ways.each_ref().map(|way| {
+        let next = followed.ways.each_ref().map(|way| {
             let Some(weighed) = weigh(&way.position, belief, Search::READ, &motion) else {
                 return Next::Nothing;
             };
@@ -369,40 +379,29 @@ impl StillDecision {
             _ => None,
         };
         tracing::trace!(t, first, second, ?told, "two ways followed");
-        let lead = match (told, lead) {
-            (Some(way), Some(lead)) if lead.way == way => Some(Lead {
-                frames: lead.frames + 1,
-                ..lead
-            }),
+        followed.lead = match (told, followed.lead) {
+            (None, lead) => lead.map(Lead::again),
+            (Some(way), Some(lead)) if lead.way == way => Some(lead.again()),
             (Some(way), _) => Some(Lead {
                 way,
                 since: t,
                 frames: 1,
             }),
-            (None, Some(lead)) => Some(Lead {
-                frames: lead.frames + 1,
-                ..lead
-            }),
-            (None, None) => None,
         };
-        self.ways = Some(Ways {
-            ways: ways.clone(),
-            how,
-            lead,
+        let lead = followed
+            .lead
+            .filter(|lead| lead.frames >= DECIDE_FRAMES && t - lead.since >= DECIDE_SECONDS);
+        let taken = lead.and_then(|lead| {
+            let way = &followed.ways[lead.way];
+            match next.into_iter().nth(lead.way)? {
+                Next::Nothing => Some(way.clone()),
+                Next::Decided(next) => Some(way.then(next)),
+                Next::Unclear(_) => None,
+            }
         });
-        let lead =
-            lead.filter(|lead| lead.frames >= DECIDE_FRAMES && t - lead.since >= DECIDE_SECONDS)?;
-        let [first, second] = next;
-        let (way, next) = if lead.way == 0 {
-            (ways[0].clone(), first)
-        } else {
-            (ways[1].clone(), second)
-        };
-        match next {
-            Next::Nothing => Some(way.with(how)),
-            Next::Decided(next) => Some(way.then(next).with(how)),
-            Next::Unclear(_) => None,
-        }
+        let how = followed.how;
+        self.ways = Some(followed);
+        taken.map(|way| way.with(how))
     }
 }
 
@@ -450,6 +449,28 @@ mod tests {
             taken.is_none() && followed,
             "the next move tells whose turn it is"
         );
+    }
+
+    #[test]
+    fn the_way_the_next_move_told_stands_through_frames_that_tell_neither() {
+        let opening = ["c2c4", "g8f6", "b1c3", "e7e5", "g1f3", "b8c6", "g2g3"];
+        let from = after(&opening);
+        let either = after(&[&opening[..], &["f8c5", "c3d5"]].concat());
+        let mut decision = StillDecision::default();
+        let mut observe = |belief: &BoardBelief, t: f64| {
+            decision.observe(&from, belief, t, Watch::Sparse, Bitboard::FULL)
+        };
+        let still = BoardBelief::seeing(either.board(), 0.9);
+        assert!(observe(&still, 0.0).is_none() && observe(&still, 0.5).is_none());
+        // 6. e3: White's move, so the bishop went to c5 in two.
+        let on = after(&[&opening[..], &["f8b4", "c3d5", "b4c5", "e2e3"]].concat());
+        assert!(observe(&BoardBelief::seeing(on.board(), 0.9), 1.0).is_none());
+        // A frame that tells neither (the board as both ways leave it)
+        // leaves that way told: taken alone, White to move.
+        let (taken, how) = observe(&still, 1.3).expect("the way told");
+        assert_eq!(taken.moves.len(), 3);
+        assert_eq!(taken.position.turn(), Color::White);
+        assert_eq!(how, Decided::Recovered, "by b4, a3, d6 or e7: a guess");
     }
 
     /// The board decided frame after frame from `from`, until a decision is taken.
