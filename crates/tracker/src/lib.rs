@@ -418,6 +418,7 @@ impl Tracker {
             changed = %describe(obs),
             covered = obs.covered,
             fingertip = ?obs.fingertip,
+            toucher = ?obs.toucher,
             fingertip_motion = ?obs.fingertip.map(|sq| obs.motion[usize::from(sq)]),
             unchanged_reading_otherwise = %self.unchanged_misread(obs),
             detected_otherwise = %self.detected_otherwise(obs),

@@ -250,10 +250,11 @@ impl Tracker {
         self.interpret(change, &obs.promoted, patient)
             .filter(|reading| {
                 // The decoder reads the board reached as likely with
-                // either side to move: a run of moves is one of two ways,
-                // and the next move tells which.
-                if reading.steps.len() > 1 && self.decision.two_ways() {
-                    tracing::trace!(t = obs.t, "a run of moves, one of two ways to the board");
+                // either side to move, and the moves on from it: the change
+                // is read from the table, short of both ways (a move, or a
+                // run, the shorter way to the board the next move made).
+                if self.decision.two_ways() {
+                    tracing::trace!(t = obs.t, "a change read past two ways to the board");
                     return false;
                 }
                 let seen = if reading.steps.len() < 2 {

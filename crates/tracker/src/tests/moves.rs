@@ -563,3 +563,66 @@ fn a_run_of_moves_read_after_frames_were_dropped_is_marked_recovered() {
     assert_eq!(a_run_read_marked(true), [true; 4], "its order was not seen");
     assert_eq!(a_run_read_marked(false), [false; 4]);
 }
+
+/// A frame at `t` of `board` as the tracker's eyes give it: still, or with
+/// a hand moving over `moving` (the board under it unread).
+fn shown(tracker: &Tracker, t: f64, board: &Board, moving: Bitboard) -> Observation {
+    let changed: Vec<Square> = squares_in(board_difference(tracker.table(), board)).collect();
+    let mut obs = frame(t, &changed, moving.is_empty(), None);
+    for sq in Square::ALL {
+        obs.occupancy[usize::from(sq)] = board.color_at(sq);
+    }
+    for sq in moving {
+        obs.motion[usize::from(sq)] = 40.0;
+    }
+    if moving.is_empty() {
+        obs.belief = BoardBelief::seeing(board, 0.9);
+    }
+    obs
+}
+
+#[test]
+fn frames_far_apart_read_the_way_the_next_move_tells_not_the_change_from_the_table() {
+    // 4... Bb4 5. Nd5 Bc5 6. Nc3, frames 0.2 s apart, a still moment
+    // only after 5... Bc5 (two ways to it: 4... Bc5 5. Nd5 with Black to
+    // move, or through b4 with White to move). Against the table, the
+    // board after 6. Nc3 shows only the bishop from f8 to c5: 4... Bc5
+    // alone, with White to move, the turn wrong and nothing told.
+    let opening = ["c2c4", "g8f6", "b1c3", "e7e5", "g1f3", "b8c6", "g2g3"];
+    let mut tracker = Tracker::new(after(&opening));
+    let mut t = 0.0;
+    let mut events = Vec::new();
+    let mut push = |tracker: &mut Tracker, board: &Board, moving: Bitboard| {
+        t += 0.2;
+        let obs = shown(tracker, t, board, moving);
+        events.extend(tracker.push(&obs).events);
+    };
+    let mut played = opening.to_vec();
+    for _ in 0..4 {
+        push(&mut tracker, after(&played).board(), Bitboard::EMPTY);
+    }
+    for (uci, still) in [("f8b4", 0), ("c3d5", 0), ("b4c5", 3), ("d5c3", 6)] {
+        let hand: Bitboard = [&uci[..2], &uci[2..]]
+            .into_iter()
+            .map(|sq| sq.parse::<Square>().expect("square"))
+            .collect();
+        played.push(uci);
+        let board = after(&played).board().clone();
+        push(&mut tracker, &board, hand);
+        for _ in 0..still {
+            push(&mut tracker, &board, Bitboard::EMPTY);
+        }
+    }
+    let lift_release = |uci: &str| {
+        let square = |at: &str| at.parse::<Square>().expect("square");
+        [
+            Action::Lift(square(&uci[..2])),
+            Action::Release(square(&uci[2..])),
+        ]
+    };
+    let expected: Vec<Action> = played[opening.len()..]
+        .iter()
+        .flat_map(|uci| lift_release(uci))
+        .collect();
+    assert_eq!(actions_of(&events), expected);
+}
