@@ -626,3 +626,59 @@ fn frames_far_apart_read_the_way_the_next_move_tells_not_the_change_from_the_tab
         .collect();
     assert_eq!(actions_of(&events), expected);
 }
+
+#[test]
+fn moves_made_while_nobody_watched_are_read_marked_and_the_turn_kept() {
+    // Watched again (a camera reconnected) after 4... Bb4 5. Nd5 Bc5,
+    // frames 0.3 s apart: a board two ways reach, either side to move;
+    // 6. e3 tells it was White's turn.
+    let opening = ["c2c4", "g8f6", "b1c3", "e7e5", "g1f3", "b8c6", "g2g3"];
+    let unseen = ["f8b4", "c3d5", "b4c5"];
+    let seen = ["e2e3", "e8g8", "a2a3", "e5e4"];
+    let mut played = [&opening[..], &unseen[..]].concat();
+    let mut tracker = Tracker::resumed(after(&opening), after(&played).board());
+    let mut t = 0.0;
+    let mut events = Vec::new();
+    let mut push = |tracker: &mut Tracker, board: &Board, moving: Bitboard| {
+        t += 0.3;
+        let obs = shown(tracker, t, board, moving);
+        events.extend(tracker.push(&obs).events);
+    };
+    for _ in 0..6 {
+        push(&mut tracker, after(&played).board(), Bitboard::EMPTY);
+    }
+    for uci in seen {
+        let hand: Bitboard = [&uci[..2], &uci[2..]]
+            .into_iter()
+            .map(|sq| sq.parse::<Square>().expect("square"))
+            .collect();
+        played.push(uci);
+        let board = after(&played).board().clone();
+        push(&mut tracker, &board, hand);
+        for _ in 0..6 {
+            push(&mut tracker, &board, Bitboard::EMPTY);
+        }
+    }
+    let lifts: Vec<(Square, bool)> = events
+        .iter()
+        .filter_map(|e| match e.action {
+            Action::Lift(sq) => Some((sq, e.recovered)),
+            _ => None,
+        })
+        .collect();
+    // The bishop's way (by a3, b4, d6 or e7) and 6. e3, read from a
+    // board the colours alone show, are marked; the moves seen are not.
+    assert_eq!(
+        lifts,
+        [
+            (Square::F8, true),
+            (Square::C3, true),
+            (lifts[2].0, true),
+            (Square::E2, true),
+            (Square::E8, false),
+            (Square::H8, false),
+            (Square::A2, false),
+            (Square::E5, false),
+        ]
+    );
+}
