@@ -256,7 +256,9 @@ impl Tracker {
         } else {
             self.rested.broken()
         };
-        let occupied = self.pos.board().piece_at(tip).is_some() && !letting_go;
+        // On the table: the record's position keeps the last move standing
+        // until the reply completes it, the piece moved still on its square.
+        let occupied = self.table.piece_at(tip).is_some() && !letting_go;
         let episode = |t: f64, rested: Rest| HeldTouch {
             t,
             square: tip,

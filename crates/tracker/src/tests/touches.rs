@@ -500,3 +500,33 @@ fn a_touch_is_judged_on_its_whole_contact_not_on_its_first_frames() {
     // Resting a single frame: a hand passing over, no touch.
     assert_eq!(fingertip_arrives_and_rests_on_b1(3, 1), E4_PLAYED);
 }
+
+#[test]
+fn a_touch_of_the_piece_just_moved_is_a_touch_of_the_piece_where_it_stands() {
+    // 1. e4, then Black's fingertip rests on the pawn on e4 before 1... e5:
+    // the record's position keeps 1. e4 standing until Black's reply
+    // completes it, but the pawn stands on e4.
+    let mut tracker = Tracker::new(Chess::default());
+    let mut t = 0.0;
+    let mut events = settle(&mut tracker, &mut t, &[Square::E2, Square::E4]);
+    for _ in 0..6 {
+        t += 0.1;
+        events.extend(tracker.push(&frame(t, &[], true, None)).events);
+    }
+    events.extend(rest_on(&mut tracker, &mut t, Square::E4));
+    for _ in 0..4 {
+        t += 0.1;
+        events.extend(tracker.push(&frame(t, &[], false, None)).events);
+    }
+    events.extend(settle(&mut tracker, &mut t, &[Square::E7, Square::E5]));
+    assert_eq!(
+        actions_of(&events),
+        [
+            E4_PLAYED[0],
+            E4_PLAYED[1],
+            Action::Touch(Square::E4),
+            Action::Lift(Square::E7),
+            Action::Release(Square::E5)
+        ]
+    );
+}
