@@ -5,7 +5,7 @@
 //! letting go; two hands.
 
 use referee_rules::{Action, Event};
-use shakmaty::{Color, Position, Square};
+use shakmaty::{Color, Square};
 
 use crate::squares::{around, squares_in, squares_where};
 use crate::{Observation, Tracker, streak};
