@@ -11,7 +11,7 @@ use crate::squares::{
     around, board_difference, detected_as, read_as, read_as_on, squares_in, squares_where,
 };
 use crate::still::{Unconfirmed, Watch};
-use crate::{BoardBelief, Observation, Step, Tracker, result};
+use crate::{BoardBelief, Gap, Observation, Step, Tracker, result};
 
 /// What a still change was read as.
 #[derive(Debug, Clone)]
@@ -173,6 +173,15 @@ impl Tracker {
             for event in &mut step.events[reported..] {
                 event.recovered = true;
             }
+        }
+        // Read as the shortest way while whose turn it was is untold: a
+        // move may be missing, and only the arbiter can tell.
+        if let Some(since) = self.decision.turn_untold().filter(|_| reading.recovered) {
+            step.gap = Some(Gap {
+                since,
+                t,
+                squares: Bitboard(step.accept),
+            });
         }
         self.move_read(step.accept);
     }

@@ -129,6 +129,10 @@ pub struct StillDecision {
     /// Since when the still board has read as a position the table does
     /// not explain, when it has.
     unexplained_since: Option<f64>,
+    /// Since when whose turn it is has been unknown: two ways to a board
+    /// were followed, either side to move, and let go before a move told
+    /// which (until a move is read).
+    turn_untold: Option<f64>,
 }
 
 impl StillDecision {
@@ -143,7 +147,16 @@ impl StillDecision {
     pub fn clear(&mut self) {
         self.reset();
         self.ways = None;
+        self.turn_untold = None;
         self.glimpses.forget();
+    }
+
+    /// Since when whose turn it is has been unknown, when it is: two ways
+    /// to a board, either side to move, were let go untold. The moves the
+    /// search then reads from the table are the shortest way, which may be
+    /// a ply short.
+    pub fn turn_untold(&self) -> Option<f64> {
+        self.turn_untold
     }
 
     /// Whether a decision is being borne out, or two ways followed.
@@ -352,11 +365,13 @@ impl StillDecision {
             .iter()
             .all(|way| residue(belief, way.position.board()) > MAX_RESIDUE);
         self.unexplained_since = neither.then(|| self.unexplained_since.unwrap_or(t));
-        if self
+        if let Some(since) = self
             .unexplained_since
-            .is_some_and(|since| t - since >= RECOVER_SECONDS)
+            .filter(|since| t - since >= RECOVER_SECONDS)
         {
+            tracing::debug!(t, since, "two ways let go, whose turn it is untold");
             self.unexplained_since = None;
+            self.turn_untold = Some(self.turn_untold.unwrap_or(since));
             return None;
         }
         let motion = self.glimpses.motion();
@@ -590,6 +605,7 @@ mod tests {
             t += 0.1;
         }
         assert!(decision.pending(), "both ways followed");
+        assert_eq!(decision.turn_untold(), None);
         // The board reads as neither way: the table's own search takes over.
         let d4 = after(&["d2d4"]);
         let belief = BoardBelief::seeing(d4.board(), 0.9);
@@ -603,6 +619,12 @@ mod tests {
             assert!(t < 6.0, "the ways were never let go");
         };
         assert_eq!(found.position.board(), d4.board());
+        assert!(
+            decision.turn_untold().is_some(),
+            "let go before a move told whose turn it was"
+        );
+        decision.clear();
+        assert_eq!(decision.turn_untold(), None, "a move read");
     }
 
     #[test]
