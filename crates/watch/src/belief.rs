@@ -8,7 +8,7 @@
 //! the squares hands cover, the position the table holds. Output: the
 //! tracker's [`BoardBelief`].
 
-use referee_tracker::{BoardBelief, SquareBelief};
+use referee_tracker::{BoardBelief, RESIDUE_MARGIN, SquareBelief};
 use referee_vision::{Detection, HAND_THRESHOLD, Orientation, VenueModel, known_cells};
 use shakmaty::{Bitboard, Board, Square};
 
@@ -103,6 +103,21 @@ impl Fusion {
         }
     }
 
+    /// Moves were recovered on the frame read as `readings` (read from
+    /// the still board, not seen made): the board holds `table` where no
+    /// hand `covers` it, as far as the eyes can tell. Their bias is learnt
+    /// afresh there, but where they read it otherwise: the way recovered
+    /// may have gone elsewhere (a knight left on c3 that went on to d5),
+    /// or a move was made since; learnt as the eyes' error, the square
+    /// would read as the record has it from then on, and nobody would see
+    /// the difference.
+    pub fn confirm_recovered(&mut self, readings: &Readings, table: &Board, covered: Bitboard) {
+        let disputed = self
+            .belief(readings, covered)
+            .read_otherwise(table, RESIDUE_MARGIN);
+        self.confirm(readings, table, !covered & !disputed);
+    }
+
     /// The belief of one frame: what each pair of eyes read, less its bias
     /// on each square, nothing on `covered`.
     pub fn belief(&self, readings: &Readings, covered: Bitboard) -> BoardBelief {
@@ -122,7 +137,20 @@ impl Fusion {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::Color;
+    use shakmaty::uci::UciMove;
+    use shakmaty::{Chess, Color, Position};
+
+    /// The position after `moves` (UCI) from the start.
+    fn after(moves: &[&str]) -> Chess {
+        moves.iter().fold(Chess::default(), |pos, uci| {
+            let m = uci
+                .parse::<UciMove>()
+                .expect("uci")
+                .to_move(&pos)
+                .expect("legal");
+            pos.play(m).expect("legal")
+        })
+    }
 
     #[test]
     fn a_square_misread_the_same_way_as_when_known_is_no_evidence_of_a_change() {
@@ -146,5 +174,33 @@ mod tests {
         let h3 = belief.get(Square::H3).expect("read");
         assert_eq!(h3.likeliest().0, None, "the bias is taken off");
         assert!(h3.of(Some(Color::White)) - h3.of(None) <= 1e-6);
+    }
+
+    #[test]
+    fn moves_recovered_teach_no_bias_where_the_eyes_read_the_board_otherwise() {
+        // e2-e4 recovered; a2-a3 made since and seen, not read yet.
+        let table = after(&["e2e4"]);
+        let board = after(&["e2e4", "e7e5", "a2a3"]);
+        let readings = Readings {
+            colours: std::array::from_fn(|i| {
+                let seen = board.board().color_at(Square::new(i as u32));
+                let mut p = [0.05; 3];
+                p[match seen {
+                    None => 0,
+                    Some(Color::White) => 1,
+                    Some(Color::Black) => 2,
+                }] = 0.9;
+                SquareBelief::from_probabilities(p)
+            }),
+            detector: [None; 64],
+        };
+        let mut fusion = Fusion::default();
+        fusion.confirm_recovered(&readings, table.board(), Bitboard::EMPTY);
+        let belief = fusion.belief(&readings, Bitboard::EMPTY);
+        let read = |sq| belief.get(sq).map(|b| b.likeliest().0);
+        assert_eq!(read(Square::A3), Some(Some(Color::White)), "a3 still seen");
+        assert_eq!(read(Square::A2), Some(None));
+        assert_eq!(read(Square::E7), Some(None), "e7-e5 still seen");
+        assert_eq!(read(Square::E4), Some(Some(Color::White)));
     }
 }

@@ -381,9 +381,14 @@ impl BoardWatch {
             self.following.accepted();
         }
         if step.moved {
-            // A move read: the table is known again where no hand is.
-            self.fusion
-                .confirm(&readings, self.tracker.table(), !covered);
+            // A move read: the table is known again where no hand is (as
+            // far as the eyes can tell, where it was recovered).
+            let table = self.tracker.table();
+            if step.events.iter().any(|e| e.recovered) {
+                self.fusion.confirm_recovered(&readings, table, covered);
+            } else {
+                self.fusion.confirm(&readings, table, !covered);
+            }
         }
         self.times.track = elapsed_ms(clock);
         let clock = Instant::now();
