@@ -181,17 +181,9 @@ mod tests {
         // e2-e4 recovered; a2-a3 made since and seen, not read yet.
         let table = after(&["e2e4"]);
         let board = after(&["e2e4", "e7e5", "a2a3"]);
+        let seen = BoardBelief::seeing(board.board(), 0.9);
         let readings = Readings {
-            colours: std::array::from_fn(|i| {
-                let seen = board.board().color_at(Square::new(i as u32));
-                let mut p = [0.05; 3];
-                p[match seen {
-                    None => 0,
-                    Some(Color::White) => 1,
-                    Some(Color::Black) => 2,
-                }] = 0.9;
-                SquareBelief::from_probabilities(p)
-            }),
+            colours: std::array::from_fn(|i| seen.get(Square::new(i as u32)).expect("read")),
             detector: [None; 64],
         };
         let mut fusion = Fusion::default();

@@ -698,7 +698,8 @@ fn moves_read_after_two_ways_were_let_go_untold_raise_a_gap() {
     // Watched again on a board three plies on, two ways to it followed
     // (e7-e5 in one move or two); the board is next seen five plies
     // further on, further than the moves looked for on from each way, and
-    // the search from the table reads it. Whose turn it was was never told: the record may be a ply short.
+    // the search from the table reads it. Whose turn it was was never
+    // told: the record may be a ply short.
     let start = Chess::default();
     let tracker = Tracker::resumed(start.clone(), start.board());
     let mut footage = Footage::new(tracker, 0.1);
