@@ -96,6 +96,10 @@ impl RefereeService {
             self.catch_up(game)?;
             let mut state = game.lock();
             if state.followed() {
+                let stored = store.games().map_err(internal)?;
+                if let Some(found) = stored.iter().find(|g| g.id == game.id) {
+                    state.footage_found(found.footage());
+                }
                 let waiting = store.waiting(&game.id).map_err(internal)?;
                 state.resume(waiting).map_err(Status::data_loss)?;
             }

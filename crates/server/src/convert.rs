@@ -3,6 +3,7 @@
 
 use referee_proto as pb;
 use referee_rules::{Event, Incident, IncidentKind, MoveRecord, Side, article};
+use referee_watch::HandSource;
 use serde_json::{Map, Value};
 
 pub fn side(side: Side) -> i32 {
@@ -17,6 +18,24 @@ fn side_name(side: i32) -> Option<&'static str> {
         Ok(pb::Side::White) => Some("white"),
         Ok(pb::Side::Black) => Some("black"),
         _ => None,
+    }
+}
+
+/// What the footage was found to show, as the game keeps it.
+pub fn footage(found: HandSource) -> pb::Footage {
+    match found {
+        HandSource::Auto => pb::Footage::Untold,
+        HandSource::Real => pb::Footage::Real,
+        HandSource::Rendered => pb::Footage::Rendered,
+    }
+}
+
+/// The hand models a game's footage was found to need (`Auto`: not told).
+pub fn footage_back(footage: pb::Footage) -> HandSource {
+    match footage {
+        pb::Footage::Untold => HandSource::Auto,
+        pb::Footage::Real => HandSource::Real,
+        pb::Footage::Rendered => HandSource::Rendered,
     }
 }
 

@@ -276,7 +276,8 @@ impl GameState {
         let tags = tags_of(&game);
         let referee = Referee::from_fen(fen, tags.clone()).map_err(|e| format!("fen: {e}"))?;
         let start = referee.position().clone();
-        let watch = BoardWatch::new(referee, corners_of(&game)?);
+        let mut watch = BoardWatch::new(referee, corners_of(&game)?);
+        watch.tell_hands(convert::footage_back(game.footage()));
         Ok(Self {
             game,
             start,
@@ -428,6 +429,7 @@ impl GameState {
         };
         self.frame_size = Some((image.cols(), image.rows()));
         let seen = self.watch_frame(&image, frame.t)?;
+        self.keep_footage(store.as_ref())?;
         let stages = self.watch.times;
         self.keep_frame(frame, &image);
         let moved = seen.updates.iter().any(|u| matches!(u, Update::Move(_)));
@@ -483,6 +485,24 @@ impl GameState {
                 source,
             },
         })
+    }
+
+    /// What the footage was found to show, kept with the game once told.
+    fn keep_footage(&mut self, store: &dyn Store) -> Result<(), GameError> {
+        let found = convert::footage(self.watch.hand_source());
+        if found == pb::Footage::Untold || found == self.game.footage() {
+            return Ok(());
+        }
+        self.game.set_footage(found);
+        store.update_game(&self.game)?;
+        Ok(())
+    }
+
+    /// What another instance found the footage to show, told to this
+    /// one's eyes before it referees the board.
+    pub fn footage_found(&mut self, footage: pb::Footage) {
+        self.game.set_footage(footage);
+        self.watch.tell_hands(convert::footage_back(footage));
     }
 
     /// An event no camera sees, waiting for its place among the frames'

@@ -434,6 +434,7 @@ impl Referee for RefereeService {
             time_control: asked.time_control,
             corners: asked.corners,
             date: crate::game::today(),
+            footage: pb::Footage::Untold.into(),
         };
         let state = GameState::open(game.clone()).map_err(Status::invalid_argument)?;
         if let Err(e) = self.chains.store.create_game(&game) {

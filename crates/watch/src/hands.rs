@@ -304,13 +304,26 @@ impl HandPath {
         self.seen
     }
 
-    /// The models are let go (kept for the next board that needs them),
-    /// and what the footage was found to be is told afresh.
+    /// The models are let go (kept for the next board that needs them);
+    /// what the footage was found to be stays (the same camera's).
     pub fn release(&mut self) {
         if let Some(models) = self.models.take() {
             models.give_back(self.choice);
         }
-        *self = Self::new(self.choice);
+        *self = Self {
+            told: self.told,
+            ..Self::new(self.choice)
+        };
+    }
+
+    /// The footage is `found` to be real or rendered (told before this
+    /// path was made: by the same camera's earlier stream, kept with the
+    /// game). Nothing changes where a source was chosen, or `found` is
+    /// `Auto`.
+    pub fn tell(&mut self, found: HandSource) {
+        if self.choice == HandSource::Auto && found != HandSource::Auto {
+            self.told = Some(found);
+        }
     }
 
     /// The board moved or was found again: hands are looked for afresh.

@@ -148,6 +148,13 @@ impl BoardWatch {
         self
     }
 
+    /// The footage was found to be `found` before (by the same camera's
+    /// earlier stream): its hands are read with those models from the
+    /// first frame, not told afresh.
+    pub fn tell_hands(&mut self, found: HandSource) {
+        self.hands.tell(found);
+    }
+
     /// The models this chain runs without, and what it cannot see for them.
     pub fn missing_models(&self) -> &[MissingModel] {
         self.hands.missing()
@@ -205,7 +212,8 @@ impl BoardWatch {
     /// Nobody watches for now (the camera's stream ended, or the game did):
     /// the models and what the eyes learnt of the picture are let go, to
     /// be loaded and calibrated again with the next frame, as after
-    /// [`Self::recalibrate`]. The record and the venue stay.
+    /// [`Self::recalibrate`]. The record, the venue and what the footage was
+    /// found to be stay.
     pub fn release(&mut self) {
         self.recalibrate();
         self.hands.release();
