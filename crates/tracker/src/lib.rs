@@ -533,6 +533,13 @@ impl Tracker {
             (Some((read, shifted)), Some(whole)) if whole.goes_on_from(&read) => {
                 Some((whole, shifted))
             }
+            // The colours read less of the change than the whole board
+            // does (what they leave is the opponent's move, not noise).
+            (Some((read, _)), Some(whole))
+                if whole.accounts_for_more(&read, &self.table, change.bits) =>
+            {
+                Some((whole, 0))
+            }
             (Some(read), _) => Some(read),
             (None, whole) => whole.map(|reading| (reading, 0)),
         };

@@ -31,6 +31,27 @@ impl Reading {
         self.steps.len() > other.steps.len() && self.steps.starts_with(&other.steps)
     }
 
+    /// Whether this reading accounts for every square of `changed` that
+    /// `other` accounts for, from `table`, and for more: a change read as
+    /// one piece moved on again, beside squares left to noise or to a piece
+    /// shifted in its square, where the whole board reads the opponent's
+    /// move on those squares between (two moves made between two still
+    /// frames).
+    pub(crate) fn accounts_for_more(&self, other: &Reading, table: &Board, changed: u64) -> bool {
+        let (mine, theirs) = (
+            self.accounts_for(table, changed),
+            other.accounts_for(table, changed),
+        );
+        theirs & !mine == 0 && mine & !theirs != 0
+    }
+
+    /// The squares of `changed` whose occupant this reading changes from `table`.
+    fn accounts_for(&self, table: &Board, changed: u64) -> u64 {
+        self.steps
+            .last()
+            .map_or(0, |(_, board)| board_difference(table, board) & changed)
+    }
+
     /// Whether the eyes bear out a single move from `table`: each square it
     /// changes changed more than faintly, or reads the colour the move
     /// leaves there (to the colours or to the detector). A piece leaving or

@@ -588,6 +588,11 @@ impl Footage {
     /// One frame of `board`: still, or with a hand moving over `moving`
     /// (the board under it unread).
     fn show(&mut self, board: &Board, moving: Bitboard) {
+        self.show_as(board, moving, |_| {});
+    }
+
+    /// [`Self::show`], the eyes' observation as `seen` leaves it.
+    fn show_as(&mut self, board: &Board, moving: Bitboard, seen: impl Fn(&mut Observation)) {
         self.t += self.interval;
         let changed: Vec<Square> =
             squares_in(board_difference(self.tracker.table(), board)).collect();
@@ -601,6 +606,7 @@ impl Footage {
         if moving.is_empty() {
             obs.belief = BoardBelief::seeing(board, 0.9);
         }
+        seen(&mut obs);
         let step = self.tracker.push(&obs);
         self.events.extend(step.events);
         self.gaps.extend(step.gap);
@@ -644,6 +650,44 @@ fn frames_far_apart_read_the_way_the_next_move_tells_not_the_change_from_the_tab
         footage.play(&mut played, uci, still);
     }
     let expected: Vec<Action> = played[opening.len()..]
+        .iter()
+        .flat_map(|uci| {
+            let [from, to] = squares_of(uci);
+            [Action::Lift(from), Action::Release(to)]
+        })
+        .collect();
+    assert_eq!(actions_of(&footage.events), expected);
+}
+
+#[test]
+fn a_piece_moved_on_beside_the_reply_between_two_still_frames_is_read_as_both_moves() {
+    // 4... Bb4 read, White yet to reply; 5. Nd5 Bc5 between two still
+    // frames 0.3 s apart (the rate a loaded service referees at), the
+    // knight's squares changing half as much as the bishop's and c3 still
+    // reading white. The colours alone read the bishop moved on from f8
+    // to c5 in the same turn and the knight shifted in its square: 5. Nd5
+    // lost, then Black's bishop taken for an adjustment and every move
+    // after for a touch out of turn. The whole board reads both moves.
+    let opening = ["c2c4", "g8f6", "b1c3", "e7e5", "g1f3", "b8c6", "g2g3"];
+    let mut footage = Footage::new(Tracker::new(after(&opening)), 0.3);
+    let mut played = opening.to_vec();
+    footage.still(after(&played).board(), 4);
+    footage.play(&mut played, "f8b4", 6);
+    played.extend(["c3d5", "b4c5"]);
+    let board = after(&played).board().clone();
+    let moved = [Square::C3, Square::D5, Square::B4, Square::C5];
+    footage.show(&board, moved.into_iter().collect());
+    let changed_less = |obs: &mut Observation| {
+        obs.faint = 20.0;
+        for (sq, score) in moved.into_iter().zip([63.0, 53.0, 121.0, 120.0]) {
+            obs.scores[usize::from(sq)] = score;
+        }
+        obs.occupancy[usize::from(Square::C3)] = Some(Color::White);
+    };
+    for _ in 0..6 {
+        footage.show_as(&board, Bitboard::EMPTY, changed_less);
+    }
+    let expected: Vec<Action> = ["f8b4", "c3d5", "b4c5"]
         .iter()
         .flat_map(|uci| {
             let [from, to] = squares_of(uci);
