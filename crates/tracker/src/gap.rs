@@ -3,7 +3,8 @@
 //! searches (the deep search included) explains. Moves are then missing
 //! from the record, or one read is wrong, and only the arbiter can tell
 //! which: the gap is raised once, for the arbiter's look, until a move is
-//! read again.
+//! read again. A stream that ends raises it too where its last frames, none
+//! still, left squares changed that no move read explains.
 
 use shakmaty::Bitboard;
 
@@ -12,6 +13,13 @@ use shakmaty::Bitboard;
 /// still frame the table explains does), before the gap is raised: several
 /// deep searches ([`crate::RECOVER_SECONDS`] apart) have failed by then.
 pub const RECORD_GAP_SECONDS: f64 = 6.0;
+
+/// How long the same squares must have read changed on the frames with no
+/// hand over the board, none of them still, for a stream's end to raise
+/// the gap (seconds): a move made and never shown on a still frame (at a
+/// low rate, a hand leaving or at the clock moves some square on every
+/// frame) is missing from the record.
+pub const UNSETTLED_SECONDS: f64 = 1.0;
 
 /// A gap raised: since when the board has read unexplained, and the
 /// squares it reads otherwise than the table.
@@ -29,7 +37,18 @@ pub struct GapWatch {
     /// Since when every still frame has read unexplained, whatever the
     /// decoder is bearing out, and the squares the last read otherwise.
     last_seen: Option<(f64, Bitboard)>,
+    /// Since the last still frame, the frames with no hand over the board
+    /// that read changed squares: since when, the squares the last read,
+    /// and since when those very squares.
+    unsettled: Option<Unsettled>,
     raised: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Unsettled {
+    since: f64,
+    squares: Bitboard,
+    squares_since: f64,
 }
 
 impl GapWatch {
@@ -52,6 +71,7 @@ impl GapWatch {
     /// the record does not explain it (empty when it does), whether or not
     /// a decision is being borne out.
     pub fn seen(&mut self, t: f64, squares: Bitboard) {
+        self.unsettled = None;
         self.last_seen = match self.last_seen {
             _ if squares.is_empty() => None,
             Some((since, _)) => Some((since, squares)),
@@ -59,11 +79,39 @@ impl GapWatch {
         };
     }
 
+    /// A frame at `t` that is not still, no hand over the board, its
+    /// squares `changed` from the table's picture (frames with a hand over
+    /// the board neither count nor end the run).
+    pub fn unsettled(&mut self, t: f64, changed: Bitboard) {
+        self.unsettled = match self.unsettled {
+            _ if changed.is_empty() => None,
+            Some(run) if run.squares == changed => Some(run),
+            Some(run) => Some(Unsettled {
+                squares: changed,
+                squares_since: t,
+                ..run
+            }),
+            None => Some(Unsettled {
+                since: t,
+                squares: changed,
+                squares_since: t,
+            }),
+        };
+    }
+
     /// Nobody watches any more (the camera's stream ended) at `t`, the
-    /// still board last read unexplained: the gap, raised now, as no later
-    /// frame will raise it.
+    /// still board last read unexplained, or, since the last still frame,
+    /// the same squares read changed for [`UNSETTLED_SECONDS`]: the gap,
+    /// raised now, as no later frame will raise it.
     pub fn left_open(&mut self, t: f64) -> Option<Gap> {
-        let (since, squares) = self.last_seen.filter(|_| !self.raised)?;
+        if self.raised {
+            return None;
+        }
+        let unsettled = self
+            .unsettled
+            .filter(|run| t - run.squares_since >= UNSETTLED_SECONDS)
+            .map(|run| (run.since, run.squares));
+        let (since, squares) = self.last_seen.or(unsettled)?;
         self.raised = true;
         Some(Gap { since, t, squares })
     }
@@ -93,6 +141,31 @@ mod tests {
         gap.clear();
         assert_eq!(gap.still(21.0, off), None);
         assert!(gap.still(21.0 + RECORD_GAP_SECONDS, off).is_some());
+    }
+
+    #[test]
+    fn squares_left_changed_on_frames_never_still_raise_a_gap_at_the_end() {
+        let moved = Bitboard::from(Square::D7) | Bitboard::from(Square::C8);
+        let mut gap = GapWatch::default();
+        gap.unsettled(64.5, moved);
+        gap.unsettled(65.0, moved | Bitboard::from(Square::E1));
+        gap.unsettled(65.5, moved | Bitboard::from(Square::E1));
+        assert_eq!(gap.clone().left_open(65.9), None, "not yet a second");
+        let raised = gap.left_open(66.5).expect("a second the same");
+        assert_eq!((raised.since, raised.t), (64.5, 66.5));
+        assert_eq!(raised.squares, moved | Bitboard::from(Square::E1));
+        let mut seen_still = GapWatch::default();
+        seen_still.unsettled(1.0, moved);
+        seen_still.seen(2.0, Bitboard::EMPTY);
+        assert_eq!(
+            seen_still.left_open(5.0),
+            None,
+            "a still frame explained it"
+        );
+        let mut back = GapWatch::default();
+        back.unsettled(1.0, moved);
+        back.unsettled(2.0, Bitboard::EMPTY);
+        assert_eq!(back.left_open(5.0), None, "the board as the table again");
     }
 
     #[test]

@@ -429,6 +429,9 @@ impl Tracker {
         // A hand resting over a changed square: the picture may be still,
         // the board under the hand is not seen.
         if !obs.still || obs.changed & obs.covered != 0 {
+            if obs.covered == 0 && obs.fingertip.is_none() {
+                self.gap.unsettled(obs.t, Bitboard(obs.changed));
+            }
             self.last_motion = obs.t;
             self.decision.reset();
             // Motion away from a change waiting to be read (a hand at the

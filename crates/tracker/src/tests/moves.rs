@@ -738,6 +738,33 @@ fn moves_made_while_nobody_watched_are_read_marked_and_the_turn_kept() {
 }
 
 #[test]
+fn a_move_never_shown_still_before_the_stream_ends_raises_a_gap() {
+    // 2 frames a second, below the service's floor: 1. e4 made, then on
+    // every frame something moves on the board (a hand leaving it, at
+    // the clock) until the stream ends 1.5 s later. No still frame ever
+    // showed the move: the record stops short of the board, for the
+    // arbiter to look.
+    let ended_after = |board: &Board| {
+        let mut footage = Footage::new(Tracker::new(Chess::default()), 0.5);
+        footage.still(Chess::default().board(), 4);
+        for _ in 0..4 {
+            footage.show(board, Bitboard::from(Square::H1));
+        }
+        let step = footage.tracker.left_open(footage.t);
+        (actions_of(&step.events), step.gap)
+    };
+    let (read, gap) = ended_after(after(&["e2e4"]).board());
+    assert_eq!(read, []);
+    let gap = gap.expect("a gap raised");
+    assert_eq!(
+        gap.squares,
+        Bitboard::from(Square::E2) | Bitboard::from(Square::E4)
+    );
+    // Nothing changed on the board: nothing to look at.
+    assert_eq!(ended_after(Chess::default().board()), (vec![], None));
+}
+
+#[test]
 fn moves_read_after_two_ways_were_let_go_untold_raise_a_gap() {
     // Watched again on a board three plies on, two ways to it followed
     // (e7-e5 in one move or two); the board is next seen five plies
