@@ -30,6 +30,9 @@ pub struct Touch {
     pub t: f64,
     /// How the hand first met the piece.
     pub contact: Contact,
+    /// Seen on frames some of which were lost (the event marked
+    /// recovered): where it came among the turn's touches is not known.
+    pub recovered: bool,
 }
 
 /// How a hand first met a piece in a turn.
@@ -88,7 +91,11 @@ pub struct Judgement {
 }
 
 /// Orders touches as the Laws count them: by time, and in the same
-/// instant the player's own piece first (4.3c).
+/// instant the player's own piece first (4.3c). A castling rook whose touch
+/// was seen with frames lost around it is counted after the king, when the
+/// king was touched too: the king's touch may have been on a frame lost
+/// before it, and a player is not accused of beginning castling with the
+/// rook (4.4b) on an order nobody saw.
 pub fn in_law_order(pos: &Chess, touches: &[Touch]) -> Vec<Touch> {
     let mut ordered = touches.to_vec();
     let us = pos.turn();
@@ -96,6 +103,18 @@ pub fn in_law_order(pos: &Chess, touches: &[Touch]) -> Vec<Touch> {
         a.t.total_cmp(&b.t)
             .then_with(|| (a.piece.color != us).cmp(&(b.piece.color != us)))
     });
+    let unseen_rook = ordered
+        .iter()
+        .position(|t| t.recovered && castling_side_of_rook(pos, *t).is_some());
+    let king = ordered
+        .iter()
+        .position(|t| t.piece.color == us && t.piece.role == Role::King);
+    if let (Some(rook), Some(king)) = (unseen_rook, king)
+        && king > rook
+    {
+        let touch = ordered.remove(king);
+        ordered.insert(rook, touch);
+    }
     ordered
 }
 
@@ -369,7 +388,39 @@ mod tests {
             piece: pos.board().piece_at(square).expect("a piece"),
             t,
             contact: Contact::Touched,
+            recovered: false,
         }
+    }
+
+    #[test]
+    fn a_rook_touched_first_forbids_castling_unless_frames_were_lost_around_it() {
+        let pos = position("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        let king = Touch {
+            contact: Contact::Held,
+            ..touch(&pos, Square::E1, 2.0)
+        };
+        let castle = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.is_castle())
+            .expect("O-O legal");
+        let rook = touch(&pos, Square::H1, 1.0);
+        let seen = judge(&pos, &[rook, king]).breach(&castle);
+        assert_eq!(seen.map(|b| b.article), Some("4.4b"));
+        // The king's touch may have been on a frame lost before it.
+        let recovered = Touch {
+            recovered: true,
+            ..rook
+        };
+        assert_eq!(judge(&pos, &[recovered, king]).breach(&castle), None);
+        // Alone, a rook is a rook: touched, it must be moved (4.3a).
+        let rook_move = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.from() == Some(Square::E1) && !m.is_castle())
+            .expect("a king move");
+        let alone = judge(&pos, &[recovered]).breach(&rook_move);
+        assert_eq!(alone.map(|b| b.article), Some("4.3a"));
     }
 
     #[test]

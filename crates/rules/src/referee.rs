@@ -254,12 +254,12 @@ impl Referee {
         match event.action {
             Action::Touch(sq) => {
                 if is_deliberate(event) && !self.turn.adjust_declared {
-                    self.touch(sq, t, Contact::Touched);
+                    self.touch(sq, t, Contact::Touched, event.recovered);
                 }
             }
             Action::Adjust(sq) => {
                 if !self.turn.adjust_declared {
-                    self.touch(sq, t, Contact::Touched);
+                    self.touch(sq, t, Contact::Touched, event.recovered);
                     let detail = format!(
                         "adjusted {} without announcing it",
                         self.describe_on_table(sq)
@@ -278,7 +278,7 @@ impl Referee {
             Action::Declare => self.turn.adjust_declared = true,
             Action::Lift(sq) => {
                 self.turn.adjust_declared = false;
-                self.touch(sq, t, Contact::Held);
+                self.touch(sq, t, Contact::Held, event.recovered);
                 self.table.lift(sq)?;
             }
             Action::Release(sq) => {
@@ -287,7 +287,7 @@ impl Referee {
                 self.after_table_change(t, updates);
             }
             Action::Capture(sq) => {
-                self.touch(sq, t, Contact::Held);
+                self.touch(sq, t, Contact::Held, event.recovered);
                 self.table.capture(sq)?;
                 self.after_table_change(t, updates);
             }
@@ -385,7 +385,7 @@ impl Referee {
     }
 
     /// A deliberate touch by the side having the move.
-    fn touch(&mut self, square: Square, t: f64, contact: Contact) {
+    fn touch(&mut self, square: Square, t: f64, contact: Contact, recovered: bool) {
         let Some((piece, origin)) = self.table.capture_target(square) else {
             return;
         };
@@ -406,6 +406,7 @@ impl Referee {
             piece,
             t,
             contact,
+            recovered,
         });
     }
 

@@ -2,6 +2,7 @@
 //! borne out by the eyes' colours, and the position the likelihood decoder
 //! decided, played onto the record and the table.
 
+use referee_rules::Action;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Piece, Position, Role, Square};
 
 use crate::actions::transition;
@@ -193,6 +194,12 @@ impl Tracker {
         if reading.recovered || self.watch != Watch::Throughout || unseen_order {
             for event in &mut step.events[reported..] {
                 event.recovered = true;
+            }
+        } else if self.cadence.dropped() {
+            // Frames lost in the turn: a touch seen may not have been the
+            // first (the king's before the rook's, lost).
+            for event in &mut step.events[reported..] {
+                event.recovered |= matches!(event.action, Action::Touch(_) | Action::Adjust(_));
             }
         }
         // Read as the shortest way while whose turn it was is untold: a

@@ -74,6 +74,40 @@ fn a_touch_accuses_only_where_the_fingertip_rested_on_the_piece() {
     );
 }
 
+#[test]
+fn a_touch_seen_with_frames_lost_in_its_turn_is_marked_recovered() {
+    // The fingertip resting on b1 at 10 frames a second, then e2-e4;
+    // `lost`: half a second of frames dropped between. Where frames were
+    // lost, another touch may have come first unseen (the king's before
+    // the rook's): its order is not known.
+    let touches_recovered = |lost: bool| {
+        let mut tracker = Tracker::new(Chess::default());
+        let mut t = 0.0;
+        let mut events = tracker.push(&frame(t, &[], true, None)).events;
+        for _ in 0..6 {
+            t += 0.1;
+            let obs = frame(t, &[Square::B1], false, Some(Square::B1));
+            events.extend(tracker.push(&obs).events);
+        }
+        if lost {
+            t += 0.5;
+        }
+        for _ in 0..6 {
+            t += 0.1;
+            let obs = frame(t, &[Square::E2, Square::E4], true, None);
+            events.extend(tracker.push(&obs).events);
+        }
+        let touches: Vec<bool> = events
+            .iter()
+            .filter(|e| matches!(e.action, Action::Touch(_)))
+            .map(|e| e.recovered)
+            .collect();
+        touches
+    };
+    assert_eq!(touches_recovered(false), [false]);
+    assert_eq!(touches_recovered(true), [true]);
+}
+
 /// White's pawn takes on d5, the fingertip on d5 until the move is
 /// read; then `between` for one frame (read on a neighbour, or no
 /// fingertip at all), then the fingertip back on d5, resting, the hand
