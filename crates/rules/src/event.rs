@@ -79,7 +79,9 @@ pub struct Event {
     pub remaining: Option<f64>,
     /// Not seen as it happened: found afterwards by the search for moves
     /// the eyes missed (an extension of §1, `"recovered": true`); the move
-    /// it forms is marked for the arbiter to check.
+    /// it forms is marked for the arbiter to check. On a touch: seen with
+    /// frames lost in its turn, so where it came among the turn's touches
+    /// is not known.
     pub recovered: bool,
 }
 
