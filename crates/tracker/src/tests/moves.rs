@@ -635,6 +635,17 @@ fn squares_of(uci: &str) -> [Square; 2] {
     [square(&uci[..2]), square(&uci[2..4])]
 }
 
+/// The lift and release of each of `moves` (UCI, none a capture), in order.
+fn lifted_and_released(moves: &[&str]) -> Vec<Action> {
+    moves
+        .iter()
+        .flat_map(|uci| {
+            let [from, to] = squares_of(uci);
+            [Action::Lift(from), Action::Release(to)]
+        })
+        .collect()
+}
+
 #[test]
 fn frames_far_apart_read_the_way_the_next_move_tells_not_the_change_from_the_table() {
     // 4... Bb4 5. Nd5 Bc5 6. Nc3, frames 0.2 s apart, a still moment
@@ -649,14 +660,10 @@ fn frames_far_apart_read_the_way_the_next_move_tells_not_the_change_from_the_tab
     for (uci, still) in [("f8b4", 0), ("c3d5", 0), ("b4c5", 3), ("d5c3", 6)] {
         footage.play(&mut played, uci, still);
     }
-    let expected: Vec<Action> = played[opening.len()..]
-        .iter()
-        .flat_map(|uci| {
-            let [from, to] = squares_of(uci);
-            [Action::Lift(from), Action::Release(to)]
-        })
-        .collect();
-    assert_eq!(actions_of(&footage.events), expected);
+    assert_eq!(
+        actions_of(&footage.events),
+        lifted_and_released(&played[opening.len()..])
+    );
 }
 
 #[test]
@@ -687,14 +694,10 @@ fn a_piece_moved_on_beside_the_reply_between_two_still_frames_is_read_as_both_mo
     for _ in 0..6 {
         footage.show_as(&board, Bitboard::EMPTY, changed_less);
     }
-    let expected: Vec<Action> = ["f8b4", "c3d5", "b4c5"]
-        .iter()
-        .flat_map(|uci| {
-            let [from, to] = squares_of(uci);
-            [Action::Lift(from), Action::Release(to)]
-        })
-        .collect();
-    assert_eq!(actions_of(&footage.events), expected);
+    assert_eq!(
+        actions_of(&footage.events),
+        lifted_and_released(&["f8b4", "c3d5", "b4c5"])
+    );
 }
 
 #[test]
