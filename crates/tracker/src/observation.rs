@@ -3,7 +3,7 @@
 
 use shakmaty::{Color, Piece, Square};
 
-use referee_rules::Event;
+use referee_rules::{Action, Event};
 
 use crate::squares::squares_in;
 use crate::{BoardBelief, Gap};
@@ -91,6 +91,17 @@ pub struct Step {
     pub gap: Option<Gap>,
 }
 
+impl Step {
+    /// Whether a move of this step was recovered: read from the still
+    /// board, not seen made. A touch marked recovered was only seen with
+    /// frames lost in its turn (its order unknown), its move seen made.
+    pub fn recovered_move(&self) -> bool {
+        self.events
+            .iter()
+            .any(|e| e.recovered && !matches!(e.action, Action::Touch(_) | Action::Adjust(_)))
+    }
+}
+
 /// The changed squares of a frame with how much each changed and the
 /// colour read there (`w`, `b`, `.` empty), for traces.
 pub(crate) fn describe(obs: &Observation) -> String {
@@ -116,4 +127,32 @@ pub(crate) fn promoted_named(obs: &Observation) -> String {
         .filter_map(|sq| Some(format!("{sq}:{}", obs.promoted[usize::from(sq)]?.char())))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_touch_with_frames_lost_around_it_is_no_move_recovered() {
+        let marked = |action| Event {
+            recovered: true,
+            ..Event::new(1.0, action)
+        };
+        let step = |events| Step {
+            events,
+            ..Step::default()
+        };
+        let touched = step(vec![
+            marked(Action::Touch(Square::B1)),
+            Event::new(1.5, Action::Lift(Square::E2)),
+            Event::new(1.8, Action::Release(Square::E4)),
+        ]);
+        assert!(!touched.recovered_move());
+        let recovered = step(vec![
+            marked(Action::Lift(Square::E2)),
+            marked(Action::Release(Square::E4)),
+        ]);
+        assert!(recovered.recovered_move());
+    }
 }

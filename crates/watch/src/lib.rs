@@ -392,7 +392,7 @@ impl BoardWatch {
             // A move read: the table is known again where no hand is (as
             // far as the eyes can tell, where it was recovered).
             let table = self.tracker.table();
-            if step.events.iter().any(|e| e.recovered) {
+            if step.recovered_move() {
                 self.fusion.confirm_recovered(&readings, table, covered);
             } else {
                 self.fusion.confirm(&readings, table, !covered);
