@@ -3,19 +3,15 @@
 //! detector's own hand outputs (trained on renders: they serve on rendered
 //! scenes, where MediaPipe finds no hand).
 //!
-//! In `auto`, both run until the footage tells which it is: a real hand
-//! followed for [`REAL_AFTER_FRAMES`] frames in a row makes it real footage
-//! (the detector's hands are then no longer asked); the detector seeing a
-//! hand on [`RENDERED_AFTER_FRAMES`] frames while MediaPipe follows none
-//! makes it a render (MediaPipe then stops, saving its time). A picture
-//! cropped to the playing area is real footage from the start
-//! ([`cropped_to_board`]). A frame where
+//! In `auto`, both run until the footage tells which it is
+//! ([`crate::footage`]): on real footage the detector's hands are then no
+//! longer asked, on a render MediaPipe stops, saving its time. A frame where
 //! a real hand's fingers are on a square always gives that square, with the
 //! player whose edge the arm comes from.
 
 use std::sync::Mutex;
 
-use opencv::core::{Mat, Size};
+use opencv::core::Mat;
 use opencv::prelude::*;
 use referee_vision::hands::on_board::BoardGeometry;
 use referee_vision::hands::{Contact, HandOnBoard};
@@ -25,29 +21,7 @@ use referee_vision::{
 };
 use shakmaty::{Color, Square};
 
-/// Frames in a row a real hand must be followed for the footage to be real.
-pub const REAL_AFTER_FRAMES: u32 = 5;
-/// Frames the detector must see a hand MediaPipe does not for the footage
-/// to be a render.
-pub const RENDERED_AFTER_FRAMES: u32 = 50;
-
-/// A picture whose corners lie within this share of its width and height
-/// of the board's own corners is cropped to the playing area.
-pub const CROPPED_WITHIN: f32 = 0.03;
-
-/// Whether the picture (of `size`) is the board at `corners` and nothing
-/// else: footage cropped to the playing area, as real games are prepared
-/// for reading. No hand is ever whole in such a picture, so MediaPipe's
-/// not finding one says nothing of the footage being a render (and renders
-/// always show the table around the board): in `auto` it is real footage.
-pub fn cropped_to_board(corners: &BoardCorners, size: Size) -> bool {
-    let (w, h) = (size.width as f32, size.height as f32);
-    let picture = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
-    corners.0.iter().zip(picture).all(|(corner, at)| {
-        (corner[0] - at[0]).abs() <= CROPPED_WITHIN * w
-            && (corner[1] - at[1]).abs() <= CROPPED_WITHIN * h
-    })
-}
+use crate::footage::{FootageEvidence, cropped_to_board};
 
 /// Which model the referee asks about hands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -112,10 +86,8 @@ pub struct HandPath {
     models: Option<Models>,
     /// The board's geometry, for the corners it was made from.
     geometry: Option<(BoardCorners, BoardGeometry)>,
-    /// Frames in a row with a real hand followed.
-    followed: u32,
-    /// Frames with a hand for the detector and none for MediaPipe.
-    unseen_by_real: u32,
+    /// The hands seen so far, until they tell what the footage is.
+    evidence: FootageEvidence,
     /// The detector's reading of the last frame looked at, when it ran.
     detection: Option<Detection>,
     /// What the hands did on the last frame looked at.
@@ -249,8 +221,7 @@ impl HandPath {
             told: None,
             models: None,
             geometry: None,
-            followed: 0,
-            unseen_by_real: 0,
+            evidence: FootageEvidence::default(),
             detection: None,
             seen: HandsSeen::default(),
             run: ModelsRun::default(),
@@ -399,11 +370,8 @@ impl HandPath {
             real_tip = chosen_contact(&hands);
             covered = hands.iter().fold(0, |bits, h| bits | h.covered);
             two_hands = both_gripping(&hands);
-            self.followed = if real_hand { self.followed + 1 } else { 0 };
-            if self.followed >= REAL_AFTER_FRAMES && self.told.is_none() {
-                tracing::info!("real hands followed: the real-hand models decide");
-                self.told = Some(HandSource::Real);
-            }
+            self.evidence.real_hand(real_hand);
+            tell_from(&self.evidence, &mut self.told);
         }
         if real_tip.is_some() || source_of(self.choice, self.told) == HandSource::Real {
             return Ok(HandsSeen {
@@ -422,13 +390,8 @@ impl HandPath {
         let detection = detector.detect(image, corners)?;
         self.run.detector = true;
         if detection.hand_present >= PRESENT_THRESHOLD && !real_hand {
-            self.unseen_by_real += 1;
-            if self.unseen_by_real >= RENDERED_AFTER_FRAMES && self.told.is_none() {
-                tracing::info!(
-                    "hands only the detector sees: a rendered scene, the detector decides"
-                );
-                self.told = Some(HandSource::Rendered);
-            }
+            self.evidence.unseen_by_real();
+            tell_from(&self.evidence, &mut self.told);
         }
         let seen = HandsSeen {
             fingertip: detection.fingertip(orientation).map(|square| Fingertip {
@@ -440,6 +403,24 @@ impl HandPath {
         };
         self.detection = Some(detection);
         Ok(seen)
+    }
+}
+
+/// The footage is told (in `told`, where nothing was yet) once the hands
+/// seen so far tell it.
+fn tell_from(evidence: &FootageEvidence, told: &mut Option<HandSource>) {
+    if told.is_some() {
+        return;
+    }
+    *told = evidence.tells();
+    match told {
+        Some(HandSource::Real) => {
+            tracing::info!("real hands followed: the real-hand models decide")
+        }
+        Some(HandSource::Rendered) => {
+            tracing::info!("hands only the detector sees: a rendered scene, the detector decides")
+        }
+        _ => {}
     }
 }
 
@@ -497,22 +478,6 @@ mod tests {
             thumb_tip: [0.0, 0.0],
             covered: 0,
         }
-    }
-
-    #[test]
-    fn only_a_picture_that_is_the_board_is_cropped_to_it() {
-        let size = Size::new(480, 480);
-        let whole = BoardCorners([[0.0, 0.0], [480.0, 0.0], [480.0, 480.0], [0.0, 480.0]]);
-        assert!(cropped_to_board(&whole, size));
-        // Found a few pixels in from the picture's edges: still the crop.
-        let found = BoardCorners([[6.0, 4.0], [475.0, 3.0], [474.0, 477.0], [5.0, 476.0]]);
-        assert!(cropped_to_board(&found, size));
-        // A camera's view: the table around the board.
-        let camera = BoardCorners([[154.0, 90.0], [474.0, 80.0], [513.0, 414.0], [139.0, 428.0]]);
-        assert!(!cropped_to_board(&camera, Size::new(640, 480)));
-        // The board filling the picture's width only.
-        let wide = BoardCorners([[0.0, 80.0], [480.0, 80.0], [480.0, 400.0], [0.0, 400.0]]);
-        assert!(!cropped_to_board(&wide, size));
     }
 
     #[test]

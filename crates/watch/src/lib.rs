@@ -9,6 +9,7 @@
 mod attention;
 mod belief;
 mod following;
+mod footage;
 mod hands;
 mod settle;
 mod stillness;
@@ -32,9 +33,9 @@ use crate::following::Following;
 use crate::settle::Settling;
 use crate::stillness::Stillness;
 
+pub use footage::{REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES};
 pub use hands::{
-    Fingertip, HandPath, HandSource, HandsSeen, MissingModel, ModelsRun, REAL_AFTER_FRAMES,
-    RENDERED_AFTER_FRAMES, missing_models,
+    Fingertip, HandPath, HandSource, HandsSeen, MissingModel, ModelsRun, missing_models,
 };
 pub use referee_vision::Result;
 

@@ -1,0 +1,139 @@
+//! What a board's footage is, told from the hands both models see on it:
+//! camera footage (MediaPipe's real-hand models, trained on photographs,
+//! follow the players' hands) or a render (the detector, trained on renders,
+//! sees hands MediaPipe mostly does not).
+//!
+//! MediaPipe does follow a rendered hand now and then, sometimes for a few
+//! frames in a row, so a run of followed frames alone does not make footage
+//! real: MediaPipe must also have followed a hand on at least as many frames
+//! as the detector saw one it did not. A picture cropped to the playing area
+//! is real footage from the start ([`cropped_to_board`]).
+
+use opencv::core::Size;
+use referee_vision::BoardCorners;
+
+use crate::hands::HandSource;
+
+/// Frames in a row a real hand must be followed for the footage to be real.
+pub const REAL_AFTER_FRAMES: u32 = 5;
+/// Frames the detector must see a hand MediaPipe does not for the footage
+/// to be a render.
+pub const RENDERED_AFTER_FRAMES: u32 = 50;
+
+/// A picture whose corners lie within this share of its width and height
+/// of the board's own corners is cropped to the playing area.
+pub const CROPPED_WITHIN: f32 = 0.03;
+
+/// Whether the picture (of `size`) is the board at `corners` and nothing
+/// else: footage cropped to the playing area, as real games are prepared
+/// for reading. No hand is ever whole in such a picture, so MediaPipe's
+/// not finding one says nothing of the footage being a render (and renders
+/// always show the table around the board): in `auto` it is real footage.
+pub fn cropped_to_board(corners: &BoardCorners, size: Size) -> bool {
+    let (w, h) = (size.width as f32, size.height as f32);
+    let picture = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
+    corners.0.iter().zip(picture).all(|(corner, at)| {
+        (corner[0] - at[0]).abs() <= CROPPED_WITHIN * w
+            && (corner[1] - at[1]).abs() <= CROPPED_WITHIN * h
+    })
+}
+
+/// The hands seen so far on a board's footage, as evidence of what it is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FootageEvidence {
+    /// Frames in a row with a real hand followed.
+    followed_in_a_row: u32,
+    /// Frames with a real hand followed, in all.
+    followed: u32,
+    /// Frames with a hand for the detector and none for MediaPipe.
+    unseen_by_real: u32,
+}
+
+impl FootageEvidence {
+    /// A frame MediaPipe looked at: it followed a hand there, or not.
+    pub fn real_hand(&mut self, followed: bool) {
+        if followed {
+            self.followed_in_a_row += 1;
+            self.followed += 1;
+        } else {
+            self.followed_in_a_row = 0;
+        }
+    }
+
+    /// A frame where the detector saw a hand MediaPipe did not.
+    pub fn unseen_by_real(&mut self) {
+        self.unseen_by_real += 1;
+    }
+
+    /// What the footage is, once the hands tell: `Real` or `Rendered`.
+    pub fn tells(&self) -> Option<HandSource> {
+        let mostly_followed = self.followed >= self.unseen_by_real;
+        if self.followed_in_a_row >= REAL_AFTER_FRAMES && mostly_followed {
+            Some(HandSource::Real)
+        } else if self.unseen_by_real >= RENDERED_AFTER_FRAMES && !mostly_followed {
+            Some(HandSource::Rendered)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The evidence after frames written as the models saw them: `M` a hand
+    /// MediaPipe followed, `d` one only the detector saw, `.` none.
+    fn after(frames: &str) -> FootageEvidence {
+        let mut evidence = FootageEvidence::default();
+        for frame in frames.chars() {
+            evidence.real_hand(frame == 'M');
+            if frame == 'd' {
+                evidence.unseen_by_real();
+            }
+        }
+        evidence
+    }
+
+    #[test]
+    fn only_a_picture_that_is_the_board_is_cropped_to_it() {
+        let size = Size::new(480, 480);
+        let whole = BoardCorners([[0.0, 0.0], [480.0, 0.0], [480.0, 480.0], [0.0, 480.0]]);
+        assert!(cropped_to_board(&whole, size));
+        // Found a few pixels in from the picture's edges: still the crop.
+        let found = BoardCorners([[6.0, 4.0], [475.0, 3.0], [474.0, 477.0], [5.0, 476.0]]);
+        assert!(cropped_to_board(&found, size));
+        // A camera's view: the table around the board.
+        let camera = BoardCorners([[154.0, 90.0], [474.0, 80.0], [513.0, 414.0], [139.0, 428.0]]);
+        assert!(!cropped_to_board(&camera, Size::new(640, 480)));
+        // The board filling the picture's width only.
+        let wide = BoardCorners([[0.0, 80.0], [480.0, 80.0], [480.0, 400.0], [0.0, 400.0]]);
+        assert!(!cropped_to_board(&wide, size));
+    }
+
+    #[test]
+    fn real_hands_followed_from_their_arrival_make_real_footage() {
+        assert_eq!(after("..MMMM").tells(), None);
+        assert_eq!(after("..MMMMM").tells(), Some(HandSource::Real));
+    }
+
+    #[test]
+    fn a_run_of_followed_frames_among_many_unfollowed_does_not_make_real_footage() {
+        // As on a render MediaPipe followed for a while (touch bench, seed 9020).
+        let render = format!("{}{}", "d".repeat(40), "M".repeat(15));
+        assert_eq!(after(&render).tells(), None);
+        // As the real opening clip: the arms seen by the detector alone as
+        // they came in, then followed for longer than that.
+        let clip = format!("{}..{}", "d".repeat(13), "M".repeat(13));
+        assert_eq!(after(&clip).tells(), Some(HandSource::Real));
+    }
+
+    #[test]
+    fn hands_only_the_detector_sees_make_a_render() {
+        let render = format!("dMMMMd.{}", "d".repeat(RENDERED_AFTER_FRAMES as usize - 2));
+        assert_eq!(after(&render).tells(), Some(HandSource::Rendered));
+        // A hand followed as often as not tells nothing, however long.
+        let followed_as_often = "dM".repeat(RENDERED_AFTER_FRAMES as usize);
+        assert_eq!(after(&followed_as_often).tells(), None);
+    }
+}
