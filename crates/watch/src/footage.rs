@@ -6,7 +6,8 @@
 //! MediaPipe does follow a rendered hand now and then, sometimes for a few
 //! frames in a row, so a run of followed frames alone does not make footage
 //! real: MediaPipe must also have followed a hand on at least as many frames
-//! as the detector saw one it did not. A picture cropped to the playing area
+//! as the detector saw one it did not, once [`TOLD_AFTER_HAND_FRAMES`]
+//! frames have shown a hand. A picture cropped to the playing area
 //! is real footage from the start ([`cropped_to_board`]).
 
 use opencv::core::Size;
@@ -19,6 +20,11 @@ pub const REAL_AFTER_FRAMES: u32 = 5;
 /// Frames the detector must see a hand MediaPipe does not for the footage
 /// to be a render.
 pub const RENDERED_AFTER_FRAMES: u32 = 50;
+
+/// Frames with a hand (followed by MediaPipe, or seen by the detector alone)
+/// before the footage is told either way: MediaPipe may follow a rendered
+/// hand for a third of a second as it first comes in.
+pub const TOLD_AFTER_HAND_FRAMES: u32 = 50;
 
 /// A picture whose corners lie within this share of its width and height
 /// of the board's own corners is cropped to the playing area.
@@ -67,6 +73,9 @@ impl FootageEvidence {
 
     /// What the footage is, once the hands tell: `Real` or `Rendered`.
     pub fn tells(&self) -> Option<HandSource> {
+        if self.followed + self.unseen_by_real < TOLD_AFTER_HAND_FRAMES {
+            return None;
+        }
         let mostly_followed = self.followed >= self.unseen_by_real;
         if self.followed_in_a_row >= REAL_AFTER_FRAMES && mostly_followed {
             Some(HandSource::Real)
@@ -113,8 +122,9 @@ mod tests {
 
     #[test]
     fn real_hands_followed_from_their_arrival_make_real_footage() {
-        assert_eq!(after("..MMMM").tells(), None);
-        assert_eq!(after("..MMMMM").tells(), Some(HandSource::Real));
+        let real = "M".repeat(TOLD_AFTER_HAND_FRAMES as usize);
+        assert_eq!(after(&real[1..]).tells(), None);
+        assert_eq!(after(&real).tells(), Some(HandSource::Real));
     }
 
     #[test]
@@ -124,8 +134,18 @@ mod tests {
         assert_eq!(after(&render).tells(), None);
         // As the real opening clip: the arms seen by the detector alone as
         // they came in, then followed for longer than that.
-        let clip = format!("{}..{}", "d".repeat(13), "M".repeat(13));
+        let clip = format!("{}..{}d{}", "d".repeat(13), "M".repeat(13), "M".repeat(23));
         assert_eq!(after(&clip).tells(), Some(HandSource::Real));
+    }
+
+    #[test]
+    fn a_rendered_hand_followed_as_it_first_comes_in_tells_nothing_yet() {
+        // Seed 12048: MediaPipe followed the first hand of the game for 9
+        // frames in a row, 12 in all against 7 seen by the detector alone.
+        let first = "d.d.d.d.d.d.M....MM.dMMMMMMMMM";
+        assert_eq!(after(first).tells(), None);
+        let game = format!("{first}{}", "d".repeat(RENDERED_AFTER_FRAMES as usize - 7));
+        assert_eq!(after(&game).tells(), Some(HandSource::Rendered));
     }
 
     #[test]
