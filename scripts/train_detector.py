@@ -9,6 +9,7 @@ is in models/README.md; the Rust side is crates/vision/src/detector.rs.
     scripts/train_detector train --data DIR... --heldout DIR --out models/detector.onnx
     scripts/train_detector context --data DIR... --init-onnx STAGE2.onnx --out models/detector.onnx
     scripts/train_detector evaluate --heldout DIR --model models/detector.onnx [--turns 4]
+    python3 scripts/train_detector.py touches --games DIR [--model M]   (a measure_touches.py --keep DIR)
 
 The input is the board rectified exactly as the referee does it
 (`Rectifier { square_px: 24, margin_squares: 1.0 }`: corners to a 240x240
@@ -429,6 +430,48 @@ def set_tones(heldout, real):
     }
 
 
+def touches_seen(model_path, folder, after=1.5):
+    """How often the model reads the fingertip on the touched square over the
+    touch benchmark's games (`measure_touches.py --keep FOLDER`): for each
+    touch of a game's truth, its frames labelled touching that square within
+    `after` seconds of it, read at the true corners as one video frame is.
+    A touch is seen with at least two such frames read right (the tracker's
+    least dwell). Lists those not seen: the detector's share of the
+    benchmark's misses, apart from the tracker's."""
+    import cv2
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(model_path), providers=["CPUExecutionProvider"])
+    seen, unseen = 0, []
+    for truth_path in sorted(Path(folder).glob("touches_*/truth.json")):
+        truth = json.loads(truth_path.read_text())
+        video = cv2.VideoCapture(str(truth_path.parent / "video.avi"))
+        touches = [e for e in truth["events"] if e["type"] == "touch"]
+        right = [0] * len(touches)
+        for frame in truth["frames"]:
+            ok, image = video.read()
+            if not ok:
+                break
+            near = [i for i, e in enumerate(touches)
+                    if e["t"] - 0.15 <= frame["t"] <= e["t"] + after
+                    and any(q["square"] == e["square"] and q["touch"] for q in frame["squares"])]
+            if not near:
+                continue
+            board = rectify(image, frame["corners"]).transpose(2, 0, 1)[None].astype(np.float32)
+            _, _, touch, present, _ = session.run(OUTPUTS, {"board": board})
+            tip = int(touch[0].argmax()) if touch[0].max() >= TOUCH_THRESHOLD and present[0] >= PRESENT_THRESHOLD else None
+            for i in near:
+                square = touches[i]["square"]
+                right[i] += tip == cell(frame["white_side"], ord(square[0]) - 97, int(square[1]) - 1)
+        for e, frames in zip(touches, right):
+            if frames >= 2:
+                seen += 1
+            else:
+                unseen.append(f"{truth_path.parent.name} {e['side']} {e['square']} {e['t']:.2f} s")
+    total = seen + len(unseen)
+    return {"touches": total, "seen": seen, "seen_pct": round(100 * seen / max(total, 1), 1), "unseen": unseen}
+
+
 def evaluate_model(model_path, heldout, turns=1):
     """The model card's rendered figures, with ONNX Runtime (the runtime the
     referee uses), each board read in `turns` quarter turns averaged."""
@@ -557,6 +600,9 @@ def main():
     e.add_argument("--turns", type=int, choices=(1, 4), default=1,
                    help="read each board in this many quarter turns averaged: 1 as a video frame "
                         "is read, 4 as `referee detect` reads a still")
+    u = sub.add_parser("touches", help="the fingertip read on the touched square over the touch benchmark's games")
+    u.add_argument("--games", required=True, help="a `measure_touches.py --keep` folder")
+    u.add_argument("--model", default="models/detector.onnx")
     o = sub.add_parser("tones", help="how light White's and Black's sets look, rendered and real")
     o.add_argument("--heldout", required=True)
     o.add_argument("--real", default="../shared/data/real")
@@ -569,6 +615,8 @@ def main():
     elif args.command == "context":
         torch.set_num_threads(args.threads)
         train_context(args)
+    elif args.command == "touches":
+        print(json.dumps(touches_seen(args.model, args.games), indent=1))
     elif args.command == "tones":
         print(json.dumps(set_tones(args.heldout, args.real), indent=1))
     else:
