@@ -50,6 +50,11 @@ impl Action {
         }
     }
 
+    /// A piece touched or adjusted in its square, not moved.
+    pub fn is_touch(self) -> bool {
+        matches!(self, Action::Touch(_) | Action::Adjust(_))
+    }
+
     /// The square the action is about, if any.
     pub fn square(self) -> Option<Square> {
         match self {

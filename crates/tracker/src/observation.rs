@@ -3,7 +3,7 @@
 
 use shakmaty::{Color, Piece, Square};
 
-use referee_rules::{Action, Event};
+use referee_rules::Event;
 
 use crate::squares::squares_in;
 use crate::{BoardBelief, Gap};
@@ -98,7 +98,7 @@ impl Step {
     pub fn recovered_move(&self) -> bool {
         self.events
             .iter()
-            .any(|e| e.recovered && !matches!(e.action, Action::Touch(_) | Action::Adjust(_)))
+            .any(|e| e.recovered && !e.action.is_touch())
     }
 }
 
@@ -132,6 +132,7 @@ pub(crate) fn promoted_named(obs: &Observation) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use referee_rules::Action;
 
     #[test]
     fn a_touch_with_frames_lost_around_it_is_no_move_recovered() {

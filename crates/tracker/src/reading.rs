@@ -2,7 +2,6 @@
 //! borne out by the eyes' colours, and the position the likelihood decoder
 //! decided, played onto the record and the table.
 
-use referee_rules::Action;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Piece, Position, Role, Square};
 
 use crate::actions::transition;
@@ -199,7 +198,7 @@ impl Tracker {
             // Frames lost in the turn: a touch seen may not have been the
             // first (the king's before the rook's, lost).
             for event in &mut step.events[reported..] {
-                event.recovered |= matches!(event.action, Action::Touch(_) | Action::Adjust(_));
+                event.recovered |= event.action.is_touch();
             }
         }
         // Read as the shortest way while whose turn it was is untold: a

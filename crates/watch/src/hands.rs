@@ -415,11 +415,15 @@ fn tell_from(evidence: &FootageEvidence, told: &mut Option<HandSource>) {
     *told = evidence.tells();
     match told {
         Some(HandSource::Real) => {
-            tracing::info!("real hands followed: the real-hand models decide")
+            tracing::info!(
+                ?evidence,
+                "real hands followed: the real-hand models decide"
+            )
         }
-        Some(HandSource::Rendered) => {
-            tracing::info!("hands only the detector sees: a rendered scene, the detector decides")
-        }
+        Some(HandSource::Rendered) => tracing::info!(
+            ?evidence,
+            "hands only the detector sees: a rendered scene, the detector decides"
+        ),
         _ => {}
     }
 }

@@ -97,12 +97,11 @@ fn a_touch_seen_with_frames_lost_in_its_turn_is_marked_recovered() {
             let obs = frame(t, &[Square::E2, Square::E4], true, None);
             events.extend(tracker.push(&obs).events);
         }
-        let touches: Vec<bool> = events
+        events
             .iter()
             .filter(|e| matches!(e.action, Action::Touch(_)))
             .map(|e| e.recovered)
-            .collect();
-        touches
+            .collect::<Vec<bool>>()
     };
     assert_eq!(touches_recovered(false), [false]);
     assert_eq!(touches_recovered(true), [true]);
