@@ -4,6 +4,12 @@
 //! dropped), printing what the service makes of it as it comes. A dropped
 //! connection is retried, on the next instance `--server` lists when it
 //! lists several; the board's game carries on where it stood.
+//!
+//! Motion-JPEG (what IP cameras and the renderer send) is passed on as the
+//! camera encoded it: each frame's JPEG goes out untouched, neither decoded
+//! nor encoded again here, so a camera costs its sender next to nothing and
+//! the service reads the very picture the camera took. Other codecs are
+//! decoded and sent as JPEG.
 
 use std::time::{Duration, Instant};
 
@@ -64,9 +70,19 @@ const WINDOW: u64 = 2;
 /// How often a lost connection is tried again before giving up.
 const RETRIES: u32 = 30;
 
+/// How a source's frames become the JPEG sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    /// Motion-JPEG read as the stream's own packets, each a JPEG sent as is.
+    PassedOn,
+    /// Decoded pictures, encoded here.
+    Encoded,
+}
+
 /// Where the frames come from.
 struct Source {
     capture: VideoCapture,
+    encoding: Encoding,
     /// A file: frames are timed by their index; otherwise by the wall clock.
     file: bool,
     fps: f64,
@@ -79,7 +95,7 @@ struct Source {
 
 impl Source {
     fn open(name: &str) -> Result<Self> {
-        let (capture, file) = if let Ok(device) = name.parse::<i32>() {
+        let (mut capture, file) = if let Ok(device) = name.parse::<i32>() {
             (VideoCapture::new(device, videoio::CAP_ANY)?, false)
         } else {
             let file = !name.contains("://");
@@ -92,8 +108,10 @@ impl Source {
             bail!("{name}: cannot open it as a camera or a video");
         }
         let fps = capture.get(videoio::CAP_PROP_FPS)?;
+        let encoding = encoding_of(&mut capture)?;
         Ok(Self {
             capture,
+            encoding,
             file,
             fps: if fps > 0.0 && fps.is_finite() {
                 fps
@@ -121,12 +139,47 @@ impl Source {
             self.started.elapsed().as_secs_f64()
         };
         self.index += 1;
-        let jpeg = referee_server::frames::to_jpeg(&image).map_err(|e| anyhow!(e))?;
+        let jpeg = match self.encoding {
+            Encoding::PassedOn => {
+                let packet = image.data_bytes()?.to_vec();
+                if !packet.starts_with(&JPEG_START) {
+                    bail!(
+                        "frame {} of the Motion-JPEG stream is not a JPEG picture ({} bytes)",
+                        self.index,
+                        packet.len()
+                    );
+                }
+                packet
+            }
+            Encoding::Encoded => referee_server::frames::to_jpeg(&image).map_err(|e| anyhow!(e))?,
+        };
         Ok(Some(pb::Frame {
             board_id: board.into(),
             t,
             image: Some(pb::frame::Image::Jpeg(jpeg)),
         }))
+    }
+}
+
+/// A JPEG picture's first bytes (its start-of-image marker).
+const JPEG_START: [u8; 2] = [0xFF, 0xD8];
+
+/// Passes Motion-JPEG on where FFmpeg reads the source (files and network
+/// streams): the capture is switched to the stream's own packets. Devices
+/// and other codecs are decoded.
+fn encoding_of(capture: &mut VideoCapture) -> Result<Encoding> {
+    let fourcc = capture.get(videoio::CAP_PROP_FOURCC)? as i32;
+    let mjpeg = [
+        videoio::VideoWriter::fourcc('M', 'J', 'P', 'G')?,
+        videoio::VideoWriter::fourcc('m', 'j', 'p', 'g')?,
+    ];
+    let ffmpeg = capture
+        .get_backend_name()
+        .is_ok_and(|name| name == "FFMPEG");
+    if ffmpeg && mjpeg.contains(&fourcc) && capture.set(videoio::CAP_PROP_FORMAT, -1.0)? {
+        Ok(Encoding::PassedOn)
+    } else {
+        Ok(Encoding::Encoded)
     }
 }
 
@@ -316,5 +369,54 @@ async fn stream_once(
             status.message()
         ))),
         Err(status) => bail!("the service refused the stream: {}", status.message()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use opencv::core::{CV_8UC3, Scalar, Size, Vector};
+    use opencv::imgcodecs;
+    use opencv::videoio::VideoWriter;
+
+    use super::*;
+
+    /// A Motion-JPEG file of `frames` plain pictures, 64x48.
+    fn motion_jpeg(dir: &std::path::Path, frames: usize) -> String {
+        let path = dir.join("camera.avi").to_string_lossy().into_owned();
+        let fourcc = VideoWriter::fourcc('M', 'J', 'P', 'G').expect("fourcc");
+        let mut writer =
+            VideoWriter::new(&path, fourcc, 10.0, Size::new(64, 48), true).expect("writer");
+        for k in 0..frames {
+            let shade = 40.0 * k as f64;
+            let picture =
+                Mat::new_rows_cols_with_default(48, 64, CV_8UC3, Scalar::all(shade)).expect("mat");
+            writer.write(&picture).expect("frame written");
+        }
+        writer.release().expect("file closed");
+        path
+    }
+
+    #[test]
+    fn a_motion_jpeg_file_is_sent_as_its_own_pictures() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let path = motion_jpeg(dir.path(), 3);
+        let mut source = Source::open(&path).expect("opens");
+        assert_eq!(source.encoding, Encoding::PassedOn);
+        let mut shades = Vec::new();
+        while let Some(frame) = source.next("1").expect("reads") {
+            let Some(pb::frame::Image::Jpeg(jpeg)) = frame.image else {
+                panic!("a frame without its JPEG");
+            };
+            let picture = imgcodecs::imdecode(&Vector::from_slice(&jpeg), imgcodecs::IMREAD_COLOR)
+                .expect("the packet decodes as a JPEG");
+            assert_eq!((picture.cols(), picture.rows()), (64, 48));
+            shades.push(*picture.at_2d::<opencv::core::Vec3b>(24, 32).expect("pixel"));
+            assert!((frame.t - 0.1 * (shades.len() - 1) as f64).abs() < 1e-9);
+        }
+        assert_eq!(shades.len(), 3, "every frame sent");
+        assert!(
+            shades.windows(2).all(|pair| pair[0][0] + 30 < pair[1][0]),
+            "each frame is its own picture, in order: {shades:?}"
+        );
     }
 }
