@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""The shared real game under other cameras and light: how much of its
+record survives what a club's own camera would change.
+
+`../shared/data/real/bgu_game2` (77 stills of a real game on a wooden set,
+read from ../shared, never copied here) is shown as a video, each still held
+`--hold` seconds at 10 frames a second, as `crates/cli/tests/real_game.rs`
+shows it, and the same video again with every still changed one way:
+
+  as_is       the stills as they are (encoded to Motion-JPEG by this
+              script's OpenCV, not the test's: the pictures differ only by
+              the encoder's rounding)
+  turned_90   the camera on another side of the board: White on the left,
+  turned_180  at the top, on the right (the corners are the picture's)
+  turned_270
+  dim         40% less light
+  warm        a warm lamp (blue down, red up by a fifth)
+  soft        slightly out of focus (Gaussian blur, sigma 1.5 px)
+  grainy      sensor noise (Gaussian, sigma 4 grey levels)
+  jpeg_60     a cheaper camera's compression (each still JPEG at quality 60)
+
+For each, `referee replay VIDEO --corners … --json` is run and the record
+compared with `game.pgn`: plies exact before the first difference, moves
+right at their ply, moves read, moves marked recovered, and the incidents
+raised (none happened in the game).
+
+    scripts/measure_real_game [--hold 1.5] [--jobs 2] [VARIANT ...]
+
+Needs OpenCV and NumPy (`scripts/measure_real_game` installs them in its own
+environment).
+"""
+
+import argparse
+import csv
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ROOT.parent / "shared" / "data" / "real" / "bgu_game2"
+FPS = 10
+
+
+def noise(image, sigma, seed):
+    rng = np.random.default_rng(seed)
+    return np.clip(image + rng.normal(0, sigma, image.shape), 0, 255).astype(np.uint8)
+
+
+def recompressed(image, quality):
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+VARIANTS = {
+    "as_is": lambda im, k: im,
+    "turned_90": lambda im, k: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE),
+    "turned_180": lambda im, k: cv2.rotate(im, cv2.ROTATE_180),
+    "turned_270": lambda im, k: cv2.rotate(im, cv2.ROTATE_90_COUNTERCLOCKWISE),
+    "dim": lambda im, k: np.clip(im * 0.6, 0, 255).astype(np.uint8),
+    "warm": lambda im, k: np.clip(im * np.array([0.8, 1.0, 1.2]), 0, 255).astype(np.uint8),
+    "soft": lambda im, k: cv2.GaussianBlur(im, (0, 0), 1.5),
+    "grainy": lambda im, k: noise(im.astype(np.float64), 4.0, k),
+    "jpeg_60": lambda im, k: recompressed(im, 60),
+}
+
+
+def stills():
+    rows = list(csv.reader(open(GAME / "labels.csv")))[1:]
+    return [GAME / "frames" / f"frame_{int(r[0]):06d}.jpg" for r in rows]
+
+
+def game_sans():
+    text = (GAME / "game.pgn").read_text()
+    text = re.sub(r"\[[^\]]*\]", " ", text)
+    text = re.sub(r"\{[^}]*\}", " ", text)
+    tokens = [re.sub(r"^\d+\.+", "", t) for t in text.split()]
+    return [t for t in tokens if t and t not in ("1-0", "0-1", "1/2-1/2", "*")]
+
+
+def write_video(name, change, hold, out):
+    path = out / f"{name}.avi"
+    writer = None
+    frames = round(hold * FPS)
+    for k, still in enumerate(stills()):
+        image = change(cv2.imread(str(still)), k)
+        if writer is None:
+            height, width = image.shape[:2]
+            writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), FPS, (width, height))
+        for _ in range(frames):
+            writer.write(image)
+    writer.release()
+    return path, (width, height)
+
+
+def replay(referee, video, size):
+    width, height = size
+    corners = f"0,0,{width},0,{width},{height},0,{height}"
+    run = subprocess.run([referee, "replay", str(video), "--corners", corners, "--json"],
+                         cwd=ROOT, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{video}: {run.stderr.strip()}")
+    return json.loads(run.stdout)
+
+
+def compare(verdict, truth):
+    moves = verdict["moves"]
+    sans = [m["san"] for m in moves]
+    exact = 0
+    for got, want in zip(sans, truth):
+        if got != want:
+            break
+        exact += 1
+    right = sum(got == want for got, want in zip(sans, truth))
+    marked = sum(bool(m.get("recovered")) for m in moves)
+    incidents = [i["kind"] for i in verdict["incidents"]]
+    return exact, right, len(sans), marked, incidents
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--referee", default=str(ROOT / "target" / "release" / "referee"))
+    parser.add_argument("--hold", type=float, default=1.5, help="seconds each still is shown")
+    parser.add_argument("--jobs", type=int, default=2, help="replays run at once")
+    parser.add_argument("variants", nargs="*", default=list(VARIANTS))
+    args = parser.parse_args()
+    unknown = [v for v in args.variants if v not in VARIANTS]
+    if unknown:
+        sys.exit(f"unknown variants {unknown}: choose among {list(VARIANTS)}")
+    truth = game_sans()
+    with tempfile.TemporaryDirectory(prefix="referee-real-game-") as scratch:
+        out = Path(scratch)
+        videos = {name: write_video(name, VARIANTS[name], args.hold, out) for name in args.variants}
+        with ThreadPoolExecutor(args.jobs) as pool:
+            verdicts = dict(zip(videos, pool.map(lambda v: replay(args.referee, *v), videos.values())))
+    whole = 0
+    print(f"bgu_game2, {len(truth)} plies, each still held {args.hold} s at {FPS} fps")
+    for name, verdict in verdicts.items():
+        exact, right, read, marked, incidents = compare(verdict, truth)
+        whole += exact == len(truth) == read and not incidents
+        print(f"{name:<11} {exact:>3}/{len(truth)} exact before the first difference, "
+              f"{right:>3} right at their ply, {read:>3} read, {marked:>3} marked recovered, "
+              f"incidents {incidents}")
+    print(f"{whole}/{len(verdicts)} variants read whole and exact, with no incident")
+
+
+if __name__ == "__main__":
+    main()
