@@ -24,7 +24,7 @@ compared with `game.pgn`: plies exact before the first difference, moves
 right at their ply, moves read, moves marked recovered, and the incidents
 raised (none happened in the game).
 
-    scripts/measure_real_game [--hold 1.5] [--jobs 2] [VARIANT ...]
+    scripts/measure_real_game [--hold 1.5] [--jobs 2] [--keep DIR] [VARIANT ...]
 
 Needs OpenCV and NumPy (`scripts/measure_real_game` installs them in its own
 environment).
@@ -129,6 +129,7 @@ def main():
     parser.add_argument("--referee", default=str(ROOT / "target" / "release" / "referee"))
     parser.add_argument("--hold", type=float, default=1.5, help="seconds each still is shown")
     parser.add_argument("--jobs", type=int, default=2, help="replays run at once")
+    parser.add_argument("--keep", type=Path, help="keep each variant's video and verdict here")
     parser.add_argument("variants", nargs="*", default=list(VARIANTS))
     args = parser.parse_args()
     unknown = [v for v in args.variants if v not in VARIANTS]
@@ -136,10 +137,13 @@ def main():
         sys.exit(f"unknown variants {unknown}: choose among {list(VARIANTS)}")
     truth = game_sans()
     with tempfile.TemporaryDirectory(prefix="referee-real-game-") as scratch:
-        out = Path(scratch)
+        out = args.keep or Path(scratch)
+        out.mkdir(parents=True, exist_ok=True)
         videos = {name: write_video(name, VARIANTS[name], args.hold, out) for name in args.variants}
         with ThreadPoolExecutor(args.jobs) as pool:
             verdicts = dict(zip(videos, pool.map(lambda v: replay(args.referee, *v), videos.values())))
+        for name, verdict in verdicts.items():
+            (out / f"{name}.json").write_text(json.dumps(verdict, indent=1))
     whole = 0
     print(f"bgu_game2, {len(truth)} plies, each still held {args.hold} s at {FPS} fps")
     for name, verdict in verdicts.items():
