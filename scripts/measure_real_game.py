@@ -21,8 +21,10 @@ shows it, and the same video again with every still changed one way:
 
 For each, `referee replay VIDEO --corners … --json` is run and the record
 compared with `game.pgn`: plies exact before the first difference, moves
-right at their ply, moves read, moves marked recovered, and the incidents
-raised (none happened in the game).
+right at their ply, moves read, moves marked recovered, the incidents
+raised (none happened in the game), and whether the record is silently
+wrong: a move neither right at its ply nor marked recovered, moves missing
+with no `record_gap` raised, or an incident other than a `record_gap`.
 
     scripts/measure_real_game [--hold 1.5] [--jobs 2] [--keep DIR] [VARIANT ...]
 
@@ -42,6 +44,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from measure_replay import said_where
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT.parent / "shared" / "data" / "real" / "bgu_game2"
@@ -121,7 +125,8 @@ def compare(verdict, truth):
     right = sum(got == want for got, want in zip(sans, truth))
     marked = sum(bool(m.get("recovered")) for m in moves)
     incidents = [i["kind"] for i in verdict["incidents"]]
-    return exact, right, len(sans), marked, incidents
+    silent = not said_where(verdict, truth) or any(k != "record_gap" for k in incidents)
+    return exact, right, len(sans), marked, incidents, silent
 
 
 def main():
@@ -144,15 +149,17 @@ def main():
             verdicts = dict(zip(videos, pool.map(lambda v: replay(args.referee, *v), videos.values())))
         for name, verdict in verdicts.items():
             (out / f"{name}.json").write_text(json.dumps(verdict, indent=1))
-    whole = 0
+    whole = silent_records = 0
     print(f"bgu_game2, {len(truth)} plies, each still held {args.hold} s at {FPS} fps")
     for name, verdict in verdicts.items():
-        exact, right, read, marked, incidents = compare(verdict, truth)
+        exact, right, read, marked, incidents, silent = compare(verdict, truth)
         whole += exact == len(truth) == read and not incidents
+        silent_records += silent
         print(f"{name:<11} {exact:>3}/{len(truth)} exact before the first difference, "
               f"{right:>3} right at their ply, {read:>3} read, {marked:>3} marked recovered, "
-              f"incidents {incidents}")
-    print(f"{whole}/{len(verdicts)} variants read whole and exact, with no incident")
+              f"incidents {incidents}{', silently wrong' if silent else ''}")
+    print(f"{whole}/{len(verdicts)} variants read whole and exact, with no incident; "
+          f"{silent_records} silently wrong")
 
 
 if __name__ == "__main__":
