@@ -54,7 +54,8 @@ FPS = 10
 
 def noise(image, sigma, seed):
     rng = np.random.default_rng(seed)
-    return np.clip(image + rng.normal(0, sigma, image.shape), 0, 255).astype(np.uint8)
+    grainy = image.astype(np.float64) + rng.normal(0, sigma, image.shape)
+    return np.clip(grainy, 0, 255).astype(np.uint8)
 
 
 def recompressed(image, quality):
@@ -71,7 +72,7 @@ VARIANTS = {
     "dim": lambda im, k: np.clip(im * 0.6, 0, 255).astype(np.uint8),
     "warm": lambda im, k: np.clip(im * np.array([0.8, 1.0, 1.2]), 0, 255).astype(np.uint8),
     "soft": lambda im, k: cv2.GaussianBlur(im, (0, 0), 1.5),
-    "grainy": lambda im, k: noise(im.astype(np.float64), 4.0, k),
+    "grainy": lambda im, k: noise(im, 4.0, k),
     "jpeg_60": lambda im, k: recompressed(im, 60),
 }
 
@@ -110,7 +111,7 @@ def replay(referee, video, size):
     run = subprocess.run([referee, "replay", str(video), "--corners", corners, "--json"],
                          cwd=ROOT, capture_output=True, text=True)
     if run.returncode != 0:
-        sys.exit(f"{video}: {run.stderr.strip()}")
+        raise RuntimeError(f"{video}: {run.stderr.strip()}")
     return json.loads(run.stdout)
 
 
