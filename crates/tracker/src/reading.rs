@@ -306,8 +306,48 @@ impl Tracker {
                         "a reading the colours do not bear out"
                     );
                 }
+                seen && self.belief_allows(reading, &obs.belief, obs.t)
+            })
+    }
+
+    /// Whether the eyes' whole-board belief leaves a reading of the change
+    /// standing: no way on from the table that it weighs is likelier than
+    /// the reading's board by [`decode::DECIDE_MARGIN`]. The colours see
+    /// where a square's picture changed, not what now stands there (a
+    /// queen set on a square lit warmer reads as moved to its neighbour).
+    fn belief_allows(&self, reading: &Reading, belief: &BoardBelief, t: f64) -> bool {
+        let (Some((_, read)), Some((_, from))) = (reading.steps.last(), self.next_move_from())
+        else {
+            return true;
+        };
+        // A step the eyes cannot tell from the one before (a promotion
+        // piece changed for another) is no ply to them.
+        let mut before = from.board();
+        let plies = reading
+            .steps
+            .iter()
+            .filter(|(_, board)| {
+                let seen = !crate::belief::differing(before, board).is_empty();
+                before = board;
                 seen
             })
+            .count() as f32;
+        let read_gain = belief.gain(from.board(), read) - decode::Search::READ.ply_cost * plies;
+        let Some((best, _)) = decode::ranked(&from, belief, decode::Search::READ) else {
+            return true;
+        };
+        let allowed =
+            best.position.board() == read || best.gain - read_gain < decode::DECIDE_MARGIN;
+        if !allowed {
+            tracing::debug!(
+                t,
+                read_gain,
+                best = ?decode::uci(&best.moves),
+                best_gain = best.gain,
+                "a reading of the change the whole board reads against"
+            );
+        }
+        allowed
     }
 
     /// The position the likelihood decoder has decided on this still board,

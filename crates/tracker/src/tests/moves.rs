@@ -786,3 +786,46 @@ fn moves_read_after_two_ways_were_let_go_untold_raise_a_gap() {
     assert!(!footage.events.is_empty(), "read");
     assert_eq!(footage.gaps.len(), 1, "{:?}", footage.gaps);
 }
+
+#[test]
+fn a_change_the_whole_board_reads_against_is_not_taken_for_a_move() {
+    // 9. Qxc3: the queen's square and c3 were read as moved to d3 by the
+    // colours (warmer light on d3), the whole board reads the capture.
+    let opening = [
+        "d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "d1c2", "f6e4", "g1f3", "e4c3",
+    ];
+    let read = |whole_board: &[&str]| {
+        let from = after(&opening);
+        let colours = after(&[&opening[..], &["c2d3"]].concat());
+        let belief = BoardBelief::seeing(after(whole_board).board(), 0.9);
+        let mut tracker = Tracker::new(from);
+        let mut events = Vec::new();
+        for k in 0..20 {
+            let mut obs = frame(
+                0.05 * f64::from(k + 1),
+                &[Square::C2, Square::D3],
+                true,
+                None,
+            );
+            for sq in Square::ALL {
+                obs.occupancy[usize::from(sq)] = colour_on(colours.board(), sq);
+            }
+            obs.belief = belief.clone();
+            events.extend(tracker.push(&obs).events);
+        }
+        actions_of(&events)
+    };
+    assert_eq!(
+        read(&[&opening[..], &["c2c3"]].concat()),
+        [
+            Action::Lift(Square::C2),
+            Action::Capture(Square::C3),
+            Action::Release(Square::C3)
+        ]
+    );
+    // Where the whole board reads the same as the colours, the change is the move.
+    assert_eq!(
+        read(&[&opening[..], &["c2d3"]].concat()),
+        [Action::Lift(Square::C2), Action::Release(Square::D3)]
+    );
+}
