@@ -215,7 +215,7 @@ pub fn continuations(
 }
 
 /// Gains this close are the same: two ways to one board score alike.
-const TIED: f32 = 1e-4;
+pub(crate) const TIED: f32 = 1e-4;
 
 /// The continuations of one depth, best first, one for each shape not
 /// `seen` before. Of two ways to one shape as likely, the one the frames

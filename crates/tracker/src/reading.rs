@@ -5,6 +5,7 @@
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Piece, Position, Role, Square};
 
 use crate::actions::transition;
+use crate::belief::differing;
 use crate::change::{ChangeSet, best, explain_sequence, promotes_as_read};
 use crate::decode::{self, Continuation, Decided};
 use crate::squares::{
@@ -312,9 +313,12 @@ impl Tracker {
 
     /// Whether the eyes' whole-board belief leaves a reading of the change
     /// standing: no way on from the table that it weighs is likelier than
-    /// the reading's board by [`decode::DECIDE_MARGIN`]. The colours see
-    /// where a square's picture changed, not what now stands there (a
-    /// queen set on a square lit warmer reads as moved to its neighbour).
+    /// the reading's board. The colours see where a square's picture
+    /// changed, not what now stands there (a queen set on a square lit
+    /// warmer reads as moved to its neighbour, a bishop's head leaning over
+    /// the next square as the bishop there); where the belief cannot tell
+    /// the two apart either, the decoder waits, and the search for moves
+    /// missed takes over, marked for the arbiter.
     fn belief_allows(&self, reading: &Reading, belief: &BoardBelief, t: f64) -> bool {
         let (Some((_, read)), Some((_, from))) = (reading.steps.last(), self.next_move_from())
         else {
@@ -327,7 +331,7 @@ impl Tracker {
             .steps
             .iter()
             .filter(|(_, board)| {
-                let seen = !crate::belief::differing(before, board).is_empty();
+                let seen = !differing(before, board).is_empty();
                 before = board;
                 seen
             })
@@ -336,8 +340,8 @@ impl Tracker {
         let Some((best, _)) = decode::ranked(&from, belief, decode::Search::READ) else {
             return true;
         };
-        let allowed =
-            best.position.board() == read || best.gain - read_gain < decode::DECIDE_MARGIN;
+        let same_colours = differing(best.position.board(), read).is_empty();
+        let allowed = same_colours || best.gain <= read_gain + decode::TIED;
         if !allowed {
             tracing::debug!(
                 t,
