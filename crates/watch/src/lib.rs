@@ -304,8 +304,14 @@ impl BoardWatch {
             tracing::debug!(t, "trying to follow the camera");
             let clock = Instant::now();
             if eyes.realign(image, &board)? {
+                // What moved since the frame before is the picture's, seen
+                // through the corners both frames were read by: the new
+                // corners shift every square against the frame before.
+                let (motion, square_motion) = (reading.motion, reading.square_motion);
                 board = eyes.locate(image)?;
                 reading = eyes.detect(&board)?;
+                reading.motion = motion;
+                reading.square_motion = square_motion;
                 self.attention.forget();
                 self.following.followed();
             }
