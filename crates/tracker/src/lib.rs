@@ -36,6 +36,7 @@ mod squares;
 mod still;
 mod touch;
 mod unseen;
+mod unseen_arm;
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 

@@ -5,23 +5,22 @@
 //! move tells whose turn it was; what stood too briefly when nobody
 //! watches any more is given up as a guess.
 //!
-//! A ply beside squares newly read otherwise than every board the search
-//! weighs (an arm at the picture's edge the hand models missed, a hand
-//! resting on the board) waits for them to clear: what the eyes read
-//! there is no board, and the ply read beside them may be its shadow.
+//! A ply read beside an arm nobody saw waits for the next still board
+//! (`unseen_arm.rs`).
 //!
 //! Input: each still frame's belief, the position the next move is made
 //! from, how the board was watched ([`Watch`]), the squares seen moving.
 //! Output: the continuation taken and how it was decided ([`Decided`]).
 
-use shakmaty::{Bitboard, Chess, Position, attacks};
+use shakmaty::{Bitboard, Chess, Position};
 
-use crate::belief::{BoardBelief, differing};
+use crate::belief::BoardBelief;
 use crate::decode::{
     Continuation, DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_SECONDS, Decided, Decision, MAX_RESIDUE,
-    RECOVER_SECONDS, Search, Weighed, decide, ranked, read_otherwise, residue, uci, weigh,
+    RECOVER_SECONDS, Search, Weighed, decide, ranked, residue, uci, weigh,
 };
 use crate::glimpse::Glimpses;
+use crate::unseen_arm::Hold;
 
 /// How the board was watched since the table was last seen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,27 +137,9 @@ pub struct StillDecision {
     /// were followed, either side to move, and let go before a move told
     /// which (until a move is read).
     turn_untold: Option<f64>,
-    /// The squares the eyes read otherwise than the table when it last
-    /// stood with nothing to decide: their lasting misreadings (a tall
-    /// piece leaning over its neighbour), which tell nothing of a move.
-    misread: Bitboard,
-    /// A ply decided beside squares newly read otherwise, waiting for
-    /// them to clear (until a move is read).
-    held: Option<Held>,
+    /// Plies read beside squares newly read otherwise, waiting.
+    hold: Hold,
 }
-
-/// A ply held beside squares newly read otherwise.
-#[derive(Debug, Clone, Copy)]
-struct Held {
-    since: f64,
-    /// The board moved since: the still board now is the next one.
-    moved: bool,
-}
-
-/// How long a ply decided beside squares newly read otherwise waits on a
-/// board that does not move for them to clear, before it is taken anyway,
-/// marked for the arbiter to check.
-pub const HELD_SECONDS: f64 = 3.0;
 
 impl StillDecision {
     /// The board moved: start again (the ways followed stay).
@@ -166,9 +147,7 @@ impl StillDecision {
         self.standing = None;
         self.unexplained_since = None;
         self.searched_at = None;
-        if let Some(held) = self.held.as_mut() {
-            held.moved = true;
-        }
+        self.hold.board_moved();
     }
 
     /// A move was read: start again from it.
@@ -176,7 +155,7 @@ impl StillDecision {
         self.reset();
         self.ways = None;
         self.turn_untold = None;
-        self.held = None;
+        self.hold.forget();
         self.glimpses.forget();
     }
 
@@ -305,7 +284,7 @@ impl StillDecision {
         };
         let weighed = weigh(from, belief, search, &self.glimpses);
         if weighed.is_none() {
-            self.misread = read_otherwise(belief, from.board());
+            self.hold.table_stood(from, belief);
         }
         // A way guessed among others alike tells nothing of the way it went
         // (taken as a glimpse, it would bear itself out on the next frame).
@@ -332,7 +311,7 @@ impl StillDecision {
                 .map(|d| (d, Decided::Recovered));
         }
         let Some((decision, how)) =
-            decided.and_then(|(d, how)| self.beside_fresh(from, belief, d, how, t))
+            decided.and_then(|(d, how)| self.hold.weigh(from, belief, d, how, t))
         else {
             self.standing = None;
             return None;
@@ -361,62 +340,6 @@ impl StillDecision {
                 None
             }
         }
-    }
-
-    /// The `decision` with the plies from the first beside squares newly
-    /// read otherwise (read otherwise than its board, along the board's
-    /// edge, and not among the eyes' lasting misreadings) left for a later
-    /// frame; none while its first ply is beside them, until the board has
-    /// moved and stood still again or [`HELD_SECONDS`] have passed: then
-    /// taken whole, recovered (a hand that stays is no arm passing). A
-    /// decision by the search for moves missed is already for the arbiter
-    /// to check.
-    fn beside_fresh(
-        &mut self,
-        from: &Chess,
-        belief: &BoardBelief,
-        decision: Decision,
-        how: Decided,
-        t: f64,
-    ) -> Option<(Decision, Decided)> {
-        // Arms reach in over the board's edge, and one the picture cuts
-        // off is where the hand models see none.
-        let fresh = read_otherwise(belief, decision.best.position.board())
-            & !self.misread
-            & Bitboard::EDGES;
-        let clear = clear_plies(from, &decision.best, fresh);
-        if how == Decided::Recovered || clear == decision.best.moves.len() {
-            return Some((decision, how));
-        }
-        let held = *self.held.get_or_insert(Held {
-            since: t,
-            moved: false,
-        });
-        if held.moved || t - held.since >= HELD_SECONDS {
-            tracing::debug!(
-                t,
-                since = held.since,
-                best = ?uci(&decision.best.moves),
-                fresh = ?fresh.into_iter().collect::<Vec<_>>(),
-                "a ply held beside squares read otherwise, taken for the arbiter to check"
-            );
-            return Some((decision, Decided::Recovered));
-        }
-        tracing::trace!(
-            t,
-            best = ?uci(&decision.best.moves),
-            clear,
-            fresh = ?fresh.into_iter().collect::<Vec<_>>(),
-            "plies held beside squares read otherwise"
-        );
-        let prefix = first_plies(from, &decision.best, clear, belief)?;
-        Some((
-            Decision {
-                best: prefix,
-                twin: None,
-            },
-            how,
-        ))
     }
 
     /// Whether the decision of `way` has stood long enough, counting this
@@ -508,51 +431,6 @@ impl StillDecision {
         self.ways = Some(followed);
         taken.map(|way| way.with(how))
     }
-}
-
-/// How many of `way`'s plies from `from`, from the first, change no
-/// square beside a square of `fresh` (one a ply changes itself is its own
-/// evidence, read well or badly, not something beside it).
-fn clear_plies(from: &Chess, way: &Continuation, fresh: Bitboard) -> usize {
-    let mut position = from.clone();
-    way.moves
-        .iter()
-        .take_while(|m| {
-            let before = position.board().clone();
-            position.play_unchecked(**m);
-            let changed = differing(&before, position.board());
-            let beside = changed
-                .into_iter()
-                .fold(Bitboard::EMPTY, |near, sq| near | attacks::king_attacks(sq))
-                & !changed;
-            (beside & fresh).is_empty()
-        })
-        .count()
-}
-
-/// The first `plies` of `way` (at least one) as a way of its own, when the
-/// board makes it likelier than the table by [`DECIDE_MARGIN`].
-fn first_plies(
-    from: &Chess,
-    way: &Continuation,
-    plies: usize,
-    belief: &BoardBelief,
-) -> Option<Continuation> {
-    if plies == 0 {
-        return None;
-    }
-    let moves = way.moves[..plies].to_vec();
-    let mut position = from.clone();
-    for m in &moves {
-        position.play_unchecked(*m);
-    }
-    let gain = belief.gain(from.board(), position.board()) - Search::READ.ply_cost * plies as f32;
-    (gain >= DECIDE_MARGIN).then_some(Continuation {
-        moves,
-        position,
-        gain,
-        guessed: way.guessed,
-    })
 }
 
 #[cfg(test)]
