@@ -311,7 +311,7 @@ impl StillDecision {
                 .map(|d| (d, Decided::Recovered));
         }
         let Some((decision, how)) =
-            decided.and_then(|(d, how)| self.hold.weigh(from, belief, d, how, t))
+            decided.and_then(|(d, how)| self.hold.admit(from, belief, d, how, t))
         else {
             self.standing = None;
             return None;

@@ -69,7 +69,7 @@ impl Hold {
     /// taken whole, recovered (a hand that stays is no arm passing). A
     /// decision by the search for moves missed is already for the arbiter
     /// to check.
-    pub(crate) fn weigh(
+    pub(crate) fn admit(
         &mut self,
         from: &Chess,
         belief: &BoardBelief,
