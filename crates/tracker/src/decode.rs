@@ -365,11 +365,8 @@ pub fn weigh(
     search: Search,
     glimpses: &Glimpses,
 ) -> Option<Weighed> {
-    // No continuation gains more than the squares read otherwise than the
-    // table, by all their margins, less a ply: a still board read as the
-    // table costs no search.
-    let bound: f32 = belief.against(from.board()).iter().map(|(_, m)| m).sum();
-    if bound - search.ply_cost < DECIDE_MARGIN {
+    // A still board read as the table costs no search.
+    if most_gained(from, belief, search) < DECIDE_MARGIN {
         return None;
     }
     let (best, margin, twin) = ranked_with_twin(from, belief, search, glimpses)?;
@@ -388,6 +385,14 @@ pub fn weigh(
         explains,
         clear,
     })
+}
+
+/// The most any continuation of `from` by the `search` can gain: the
+/// margins of every square the belief reads otherwise than the table, less
+/// a ply.
+pub(crate) fn most_gained(from: &Chess, belief: &BoardBelief, search: Search) -> f32 {
+    let otherwise: f32 = belief.against(from.board()).iter().map(|(_, m)| m).sum();
+    otherwise - search.ply_cost
 }
 
 /// The likeliest continuation and by how much it beats the next likeliest

@@ -337,6 +337,10 @@ impl Tracker {
             })
             .count() as f32;
         let read_gain = belief.gain(from.board(), read) - decode::Search::READ.ply_cost * plies;
+        // A reading that gains what any way on could needs no search.
+        if read_gain + decode::TIED >= decode::most_gained(&from, belief, decode::Search::READ) {
+            return true;
+        }
         let Some((best, _)) = decode::ranked(&from, belief, decode::Search::READ) else {
             return true;
         };

@@ -12,10 +12,11 @@
 //! the belief, the time. Output: the decision, cut short or held, or taken
 //! marked recovered once the next still board shows the same.
 
-use shakmaty::{Bitboard, Chess, Position, attacks};
+use shakmaty::{Bitboard, Chess, Position};
 
 use crate::belief::{BoardBelief, differing};
 use crate::decode::{Continuation, DECIDE_MARGIN, Decided, Decision, Search, read_otherwise, uci};
+use crate::squares::around;
 
 /// How long a ply decided beside squares newly read otherwise waits on a
 /// board that does not move for them to clear, before it is taken anyway,
@@ -129,10 +130,7 @@ fn clear_plies(from: &Chess, way: &Continuation, fresh: Bitboard) -> usize {
             let before = position.board().clone();
             position.play_unchecked(**m);
             let changed = differing(&before, position.board());
-            let beside = changed
-                .into_iter()
-                .fold(Bitboard::EMPTY, |near, sq| near | attacks::king_attacks(sq))
-                & !changed;
+            let beside = Bitboard(around(changed.0)) & !changed;
             (beside & fresh).is_empty()
         })
         .count()
