@@ -80,6 +80,9 @@ pub struct Continuation {
     pub position: Chess,
     /// How much likelier than the table the eyes find it, less the search's cost a ply.
     pub gain: f32,
+    /// What its plies cost: the search's cost a ply, more for a king's
+    /// move that forgoes castling.
+    pub cost: f32,
     /// Another way to the same squares' occupants, as many plies, was as
     /// likely and no glimpse told them apart (a bishop to c5 by b4 or by
     /// a3, unseen between): which was played is a guess, for the arbiter
@@ -123,6 +126,7 @@ impl Continuation {
             moves,
             position: next.position,
             gain: next.gain,
+            cost: self.cost + next.cost,
             guessed: self.guessed || next.guessed,
         }
     }
@@ -147,31 +151,34 @@ pub fn continuations(
         moves: Vec::new(),
         position: from.clone(),
         gain: 0.0,
+        cost: 0.0,
         guessed: false,
     };
     let mut seen: HashSet<Shape> = HashSet::from([root.shape()]);
     let mut found = vec![root.clone()];
     let mut level = vec![root];
-    for depth in 1..=search.plies + glimpses.longest(from) {
+    for _ in 1..=search.plies + glimpses.longest(from) {
         let mut next: Vec<Continuation> = level
             .iter()
             .filter(|c| glimpses.beyond(from, &c.moves) < search.plies)
             .flat_map(|c| {
-                c.position
-                    .legal_moves()
+                let legal = c.position.legal_moves();
+                let may_castle = legal.iter().any(|m| m.is_castle());
+                legal
                     .into_iter()
                     .filter(|m| m.promotion().is_none_or(|r| r == Role::Queen))
                     .map(|m| {
                         let mut position = c.position.clone();
                         position.play_unchecked(m);
-                        let gain =
-                            belief.gain(&table, position.board()) - search.ply_cost * depth as f32;
+                        let cost = c.cost + search.ply_cost + forgoing_castling(&m, may_castle);
+                        let gain = belief.gain(&table, position.board()) - cost;
                         let mut moves = c.moves.clone();
                         moves.push(m);
                         Continuation {
                             moves,
                             position,
                             gain,
+                            cost,
                             guessed: c.guessed,
                         }
                     })
@@ -212,6 +219,36 @@ pub fn continuations(
     }
     found.sort_by(|a, b| b.gain.total_cmp(&a.gain));
     found
+}
+
+/// What a king's move costs beyond a ply where its side could castle
+/// instead and the move gives castling up: players castle, and a king
+/// leaning over its rook's corner square reads as the king's step.
+pub const FORGOING_CASTLING: f32 = 3.5;
+
+/// What the plies `moves` cost from `from`, each `ply_cost` and a king's
+/// move forgoing castling [`FORGOING_CASTLING`] more (counted as far as
+/// they are legal).
+pub(crate) fn cost_of(from: &Chess, moves: &[Move], ply_cost: f32) -> f32 {
+    let mut position = from.clone();
+    let mut cost = 0.0;
+    for m in moves {
+        if !position.is_legal(*m) {
+            break;
+        }
+        let may_castle = position.legal_moves().iter().any(|m| m.is_castle());
+        cost += ply_cost + forgoing_castling(m, may_castle);
+        position.play_unchecked(*m);
+    }
+    cost
+}
+
+fn forgoing_castling(m: &Move, may_castle: bool) -> f32 {
+    if may_castle && m.role() == Role::King && !m.is_castle() {
+        FORGOING_CASTLING
+    } else {
+        0.0
+    }
 }
 
 /// Gains this close are the same: two ways to one board score alike.
@@ -430,6 +467,7 @@ fn ranked_with_twin(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::belief::SquareBelief;
     use crate::tests::after;
     use shakmaty::Square;
 
@@ -492,6 +530,45 @@ mod tests {
         let watched = way(&glimpses);
         assert!(!watched.guessed);
         assert_eq!(uci(&watched.moves), ["f1e2", "b8c6", "e2c4"]);
+    }
+
+    #[test]
+    fn castling_outweighs_the_kings_step_the_eyes_read_alike() {
+        // O-O, the king's head leaning over h1: h1 reads White more than
+        // g1 does, as if the king had stepped to f1 and the rook stayed.
+        let from = after(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5"]);
+        let castled = after(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1g1"]);
+        let mut belief = BoardBelief::seeing(castled.board(), 0.9);
+        belief.hide(Bitboard::from_square(Square::G1) | Bitboard::from_square(Square::H1));
+        belief.add(
+            Square::G1,
+            SquareBelief::from_probabilities([0.4, 0.55, 0.05]),
+        );
+        belief.add(
+            Square::H1,
+            SquareBelief::from_probabilities([0.3, 0.65, 0.05]),
+        );
+        let step = after(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1f1"]);
+        assert!(
+            belief.gain(from.board(), step.board()) > belief.gain(from.board(), castled.board()),
+            "the eyes alone favour Kf1"
+        );
+        let (best, _) = ranked(&from, &belief, Search::READ).expect("a move");
+        assert_eq!(uci(&best.moves), ["e1g1"]);
+        // Where the king cannot castle now, its step costs a ply like any other.
+        let king_step = |position: &Chess, to: Square| {
+            position
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.role() == Role::King && m.to() == to)
+                .expect("the king steps")
+        };
+        assert_eq!(
+            cost_of(&from, &[king_step(&from, Square::F1)], 2.0),
+            2.0 + FORGOING_CASTLING
+        );
+        let open = after(&["e2e4", "e7e5"]);
+        assert_eq!(cost_of(&open, &[king_step(&open, Square::E2)], 2.0), 2.0);
     }
 
     #[test]

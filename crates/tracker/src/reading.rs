@@ -336,7 +336,10 @@ impl Tracker {
                 seen
             })
             .count() as f32;
-        let read_gain = belief.gain(from.board(), read) - decode::Search::READ.ply_cost * plies;
+        // Its king's moves cost what the decoder's do (castling forgone).
+        let forgone = decode::cost_of(&from, &reading.completed, 0.0);
+        let read_gain =
+            belief.gain(from.board(), read) - decode::Search::READ.ply_cost * plies - forgone;
         // A reading that gains what any way on could needs no search.
         if read_gain + decode::TIED >= decode::most_gained(&from, belief, decode::Search::READ) {
             return true;

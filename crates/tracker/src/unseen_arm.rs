@@ -15,7 +15,9 @@
 use shakmaty::{Bitboard, Chess, Position};
 
 use crate::belief::{BoardBelief, differing};
-use crate::decode::{Continuation, DECIDE_MARGIN, Decided, Decision, Search, read_otherwise, uci};
+use crate::decode::{
+    Continuation, DECIDE_MARGIN, Decided, Decision, Search, cost_of, read_otherwise, uci,
+};
 use crate::squares::around;
 
 /// How long a ply decided beside squares newly read otherwise waits on a
@@ -152,11 +154,13 @@ fn first_plies(
     for m in &moves {
         position.play_unchecked(*m);
     }
-    let gain = belief.gain(from.board(), position.board()) - Search::READ.ply_cost * plies as f32;
+    let cost = cost_of(from, &moves, Search::READ.ply_cost);
+    let gain = belief.gain(from.board(), position.board()) - cost;
     (gain >= DECIDE_MARGIN).then_some(Continuation {
         moves,
         position,
         gain,
+        cost,
         guessed: way.guessed,
     })
 }
