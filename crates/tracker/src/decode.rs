@@ -7,7 +7,9 @@
 //! Input: the position the next move is made from (its board is the
 //! table), a [`BoardBelief`], how many plies to look ahead, and the ways
 //! the still board was glimpsed going since the table (which tell apart
-//! ways to one board, [`Glimpses`], with the squares seen moving). Output:
+//! ways to one board, [`Glimpses`], with the squares seen moving and the
+//! earlier still boards, whose evidence a way gathers as it goes through
+//! them: `earlier.rs`). Output:
 //! the continuations ranked, each with its gain over the table, one marked
 //! a guess where another way to its board was as likely and nothing the
 //! frames showed tells them apart; which promotion a pawn made is left to
@@ -19,6 +21,7 @@ use std::collections::{HashMap, HashSet};
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role};
 
 use crate::belief::BoardBelief;
+use crate::earlier::Borne;
 use crate::glimpse::Glimpses;
 use crate::illegal;
 
@@ -83,6 +86,8 @@ pub struct Continuation {
     /// What its plies cost: the search's cost a ply, more for a king's
     /// move that forgoes castling.
     pub cost: f32,
+    /// What the earlier still boards bear out of it (counted in `gain`).
+    pub borne: Borne,
     /// Another way to the same squares' occupants, as many plies, was as
     /// likely and no glimpse told them apart (a bishop to c5 by b4 or by
     /// a3, unseen between): which was played is a guess, for the arbiter
@@ -127,6 +132,7 @@ impl Continuation {
             position: next.position,
             gain: next.gain,
             cost: self.cost + next.cost,
+            borne: next.borne,
             guessed: self.guessed || next.guessed,
         }
     }
@@ -152,6 +158,7 @@ pub fn continuations(
         position: from.clone(),
         gain: 0.0,
         cost: 0.0,
+        borne: Borne::default(),
         guessed: false,
     };
     let mut seen: HashSet<Shape> = HashSet::from([root.shape()]);
@@ -171,7 +178,8 @@ pub fn continuations(
                         let mut position = c.position.clone();
                         position.play_unchecked(m);
                         let cost = c.cost + search.ply_cost + forgoing_castling(&m, may_castle);
-                        let gain = belief.gain(&table, position.board()) - cost;
+                        let borne = glimpses.borne(from, &c.borne, position.board());
+                        let gain = belief.gain(&table, position.board()) - cost + borne.total();
                         let mut moves = c.moves.clone();
                         moves.push(m);
                         Continuation {
@@ -179,6 +187,7 @@ pub fn continuations(
                             position,
                             gain,
                             cost,
+                            borne,
                             guessed: c.guessed,
                         }
                     })
@@ -409,11 +418,14 @@ pub fn weigh(
     let (best, margin, twin) = ranked_with_twin(from, belief, search, glimpses)?;
     let explains = residue(belief, best.position.board()) <= MAX_RESIDUE;
     // A piece moved where it may not go is no legal move misread: looked
-    // for only when the legal move would otherwise be decided.
+    // for only when the legal move would otherwise be decided, and weighed
+    // on this still board alone (what earlier ones bore out of the legal
+    // way, they may bear out of the illegal one too).
+    let now = best.gain - best.borne.total();
     let clear = best.gain >= DECIDE_MARGIN
         && margin >= DECIDE_MARGIN
         && explains
-        && illegal::likeliest_gain(from, belief).is_none_or(|g| best.gain - g >= DECIDE_MARGIN);
+        && illegal::likeliest_gain(from, belief).is_none_or(|g| now - g >= DECIDE_MARGIN);
     let twin = twin.filter(|twin| best.gain - twin.gain < search.ply_cost + DECIDE_MARGIN);
     Some(Weighed {
         best,
@@ -569,6 +581,43 @@ mod tests {
         );
         let open = after(&["e2e4", "e7e5"]);
         assert_eq!(cost_of(&open, &[king_step(&open, Square::E2)], 2.0), 2.0);
+    }
+
+    #[test]
+    fn a_way_through_an_earlier_still_board_outweighs_a_shorter_one() {
+        // bgu_game2 under a warm lamp: 10. Qxc3 dxc4 stood still, then
+        // 11. Bxc4 Nd7; the bishop's square f1 reads taken still (a leaning
+        // king), so on the last board alone Qxc3 Nd7 is likelier, the d5
+        // pawn read as gone the eyes' error.
+        let game = [
+            "d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "c1g5", "f8e7", "e2e3", "e8g8", "g1f3",
+            "h7h6", "g5h4", "f6e4", "h4e7", "d8e7", "d1c2", "e4c3",
+        ];
+        let from = after(&game);
+        let on = |ucis: &[&str]| after(&[&game[..], ucis].concat());
+        let seen = on(&["c2c3", "d5c4"]);
+        let mut now = BoardBelief::seeing(on(&["c2c3", "d5c4", "f1c4", "b8d7"]).board(), 0.9);
+        now.hide(Bitboard::from_square(Square::F1));
+        now.add(
+            Square::F1,
+            SquareBelief::from_probabilities([0.35, 0.6, 0.05]),
+        );
+        let best = |glimpses: &Glimpses| {
+            ranked_with_twin(&from, &now, Search::READ, glimpses)
+                .map(|(best, _, _)| uci(&best.moves))
+                .expect("a way")
+        };
+        assert_eq!(best(&Glimpses::default()), ["c2c3", "b8d7"]);
+        let mut glimpses = Glimpses::default();
+        let shape = (seen.board().white(), seen.board().black(), seen.turn());
+        glimpses.still_board(
+            &from,
+            Some((shape, &BoardBelief::seeing(seen.board(), 0.9))),
+        );
+        glimpses.board_moved();
+        assert_eq!(best(&glimpses), ["c2c3", "d5c4", "f1c4", "b8d7"]);
+        let decision = decide(&from, &now, Search::READ, &glimpses).expect("decided");
+        assert_eq!(uci(&decision.best.moves), ["c2c3", "d5c4", "f1c4", "b8d7"]);
     }
 
     #[test]

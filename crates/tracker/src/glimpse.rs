@@ -20,6 +20,9 @@
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
 
+use crate::belief::BoardBelief;
+use crate::decode::Shape;
+use crate::earlier::{Borne, Earlier};
 use crate::squares::board_difference;
 
 /// Glimpses kept a turn: a hand hovering for minutes keeps the clearest.
@@ -34,6 +37,8 @@ pub struct Glimpses {
     /// The squares seen moving since the table, where every frame was
     /// seen (`None` where moves may have been made unwatched).
     moved: Option<Bitboard>,
+    /// The still boards seen since the table.
+    earlier: Earlier,
 }
 
 impl Glimpses {
@@ -41,6 +46,27 @@ impl Glimpses {
     pub fn forget(&mut self) {
         self.from = None;
         self.seen.clear();
+        self.earlier.forget();
+    }
+
+    /// A still board at `from`, read as `belief`, best explained as
+    /// `shape` (`None`: read as the table, or explained by nothing).
+    pub fn still_board(&mut self, from: &Chess, shown: Option<(Shape, &BoardBelief)>) {
+        match shown {
+            Some((shape, belief)) => self.earlier.still(from, shape, belief),
+            None => self.earlier.nothing_shown(),
+        }
+    }
+
+    /// The board moved on from the still board it showed.
+    pub fn board_moved(&mut self) {
+        self.earlier.board_moved();
+    }
+
+    /// What the earlier still boards bear out of a way from `from` that
+    /// went as `before` and now stands on `board`.
+    pub fn borne(&self, from: &Chess, before: &Borne, board: &Board) -> Borne {
+        self.earlier.step(from, before, board)
     }
 
     /// The squares seen moving since the table, or `None` where moves may

@@ -25,6 +25,7 @@ mod belief;
 mod cadence;
 mod change;
 mod decode;
+mod earlier;
 mod gap;
 mod glimpse;
 mod illegal;

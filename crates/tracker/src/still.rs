@@ -148,6 +148,7 @@ impl StillDecision {
         self.unexplained_since = None;
         self.searched_at = None;
         self.hold.board_moved();
+        self.glimpses.board_moved();
     }
 
     /// A move was read: start again from it.
@@ -286,6 +287,13 @@ impl StillDecision {
         if weighed.is_none() {
             self.hold.table_stood(from, belief);
         }
+        // A still board shows a way where its likeliest explains the
+        // picture and beats the table clearly, whatever the runner-up.
+        let shown = weighed
+            .as_ref()
+            .filter(|w| w.explains && w.best.gain >= DECIDE_MARGIN)
+            .map(|w| (w.best.shape(), belief));
+        self.glimpses.still_board(from, shown);
         // A way guessed among others alike tells nothing of the way it went
         // (taken as a glimpse, it would bear itself out on the next frame).
         if let Some(weighed) = weighed.as_ref().filter(|w| !w.best.guessed) {

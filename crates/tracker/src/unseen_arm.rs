@@ -18,6 +18,7 @@ use crate::belief::{BoardBelief, differing};
 use crate::decode::{
     Continuation, DECIDE_MARGIN, Decided, Decision, Search, cost_of, read_otherwise, uci,
 };
+use crate::earlier::Borne;
 use crate::squares::around;
 
 /// How long a ply decided beside squares newly read otherwise waits on a
@@ -161,6 +162,7 @@ fn first_plies(
         position,
         gain,
         cost,
+        borne: Borne::default(),
         guessed: way.guessed,
     })
 }
