@@ -318,14 +318,20 @@ impl ChangeDetector {
         self.previous.as_ref()
     }
 
-    /// How many cells of `board` differ from the reference, and how much
-    /// all differ together, without taking the board as a frame seen.
-    pub fn compare(&self, board: &RectifiedBoard) -> Result<(u32, f32)> {
+    /// How `board` differs from the reference, without taking the board
+    /// as a frame seen.
+    pub fn compare(&self, board: &RectifiedBoard) -> Result<Difference> {
         let Some(reference) = &self.reference else {
-            return Ok((0, 0.0));
+            return Ok(Difference::default());
         };
         let (cells, scores) = changed_cells(board, &blurred_lab(&board.image)?, reference)?;
-        Ok((cells.count_ones(), scores.iter().sum()))
+        let mut sorted = scores;
+        sorted.sort_by(f32::total_cmp);
+        Ok(Difference {
+            changed: cells.count_ones(),
+            total: scores.iter().sum(),
+            quiet: sorted[32],
+        })
     }
 
     /// Takes the last frame as the new reference inside `cells` (the squares
@@ -351,6 +357,18 @@ impl ChangeDetector {
         self.settled = true;
         Ok(())
     }
+}
+
+/// How a picture differs from the accepted one.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Difference {
+    /// Cells that changed.
+    pub changed: u32,
+    /// How much all cells differ together.
+    pub total: f32,
+    /// How much the median cell differs: the board where nothing moved,
+    /// whatever a move changed.
+    pub quiet: f32,
 }
 
 pub(crate) fn blurred_lab(image: &Mat) -> Result<Mat> {
