@@ -318,20 +318,14 @@ impl ChangeDetector {
         self.previous.as_ref()
     }
 
-    /// How `board` differs from the reference, without taking the board
-    /// as a frame seen.
-    pub fn compare(&self, board: &RectifiedBoard) -> Result<Difference> {
+    /// How many cells of `board` differ from the reference, and how much
+    /// all differ together, without taking the board as a frame seen.
+    pub fn compare(&self, board: &RectifiedBoard) -> Result<(u32, f32)> {
         let Some(reference) = &self.reference else {
-            return Ok(Difference::default());
+            return Ok((0, 0.0));
         };
         let (cells, scores) = changed_cells(board, &blurred_lab(&board.image)?, reference)?;
-        let mut sorted = scores;
-        sorted.sort_by(f32::total_cmp);
-        Ok(Difference {
-            changed: cells.count_ones(),
-            total: scores.iter().sum(),
-            quiet: sorted[32],
-        })
+        Ok((cells.count_ones(), scores.iter().sum()))
     }
 
     /// Takes the last frame as the new reference inside `cells` (the squares
@@ -357,18 +351,6 @@ impl ChangeDetector {
         self.settled = true;
         Ok(())
     }
-}
-
-/// How a picture differs from the accepted one.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Difference {
-    /// Cells that changed.
-    pub changed: u32,
-    /// How much all cells differ together.
-    pub total: f32,
-    /// How much the median cell differs: the board where nothing moved,
-    /// whatever a move changed.
-    pub quiet: f32,
 }
 
 pub(crate) fn blurred_lab(image: &Mat) -> Result<Mat> {

@@ -180,12 +180,8 @@ impl Eyes {
         let (now, then) = (changed(&after)?, changed(before)?);
         tracing::debug!(?corners, changed_before = ?then, changed_after = ?now, "following the camera");
         // Fewer squares changed, or the whole picture far nearer (after a
-        // bump every square differs a little and none stands out); and the
-        // squares nothing moved on nearer too: a match drawn by a move's
-        // squares alone (the camera still) sets the rest askew.
-        let nearer =
-            now.total < then.total && (now.changed <= then.changed || now.total < 0.5 * then.total);
-        if nearer && now.quiet < then.quiet {
+        // bump every square differs a little and none stands out).
+        if now.1 < then.1 && (now.0 <= then.0 || now.1 < 0.5 * then.1) {
             self.corners = corners;
             return Ok(true);
         }

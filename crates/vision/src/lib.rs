@@ -38,9 +38,7 @@ pub mod still;
 pub mod venue;
 pub mod video;
 
-pub use baseline::{
-    Change, ChangeDetector, ColourBaseline, Difference, FAINT_CHANGE, Occupant, Orientation,
-};
+pub use baseline::{Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Occupant, Orientation};
 pub use clock::ClockWatch;
 pub use detector::{
     CellReading, DETECTOR_RECTIFIER, Detection, Detector, HAND_THRESHOLD, PRESENT_THRESHOLD,
