@@ -12,9 +12,13 @@
 //! Where every frame was seen, a way with a square that never moved (a
 //! bishop to c5 by a3, where only b4 moved) is not the way it went.
 //!
+//! The still boards themselves are kept too, as evidence any way may
+//! gather by going through them (`earlier.rs`).
+//!
 //! Input: each still moment's likeliest way and its margin, the position
-//! the ways start from, the squares seen moving. Output: how much the
-//! glimpses bear out a way, whether the motion does, and the positions the
+//! the ways start from, the squares seen moving, the still boards' beliefs.
+//! Output: how much the glimpses bear out a way, whether the motion does,
+//! what the earlier still boards bear out of it, and the positions the
 //! search must keep and go on from, as from the table (a run of moves
 //! longer than the search looks ahead, seen part way).
 
