@@ -47,14 +47,28 @@ impl SquareBelief {
 
     /// How much likelier than `truth` this reading found each occupant
     /// (never below 0): the eye's bias on a square whose occupant is known.
-    pub fn bias_against(self, truth: Option<Color>) -> Self {
+    pub fn bias_against(self, truth: Option<Color>) -> Bias {
         let true_ll = self.of(truth);
-        Self(self.0.map(|ll| (ll - true_ll).max(0.0)))
+        Bias {
+            truth,
+            excess: self.0.map(|ll| (ll - true_ll).max(0.0)),
+        }
     }
 
-    /// This reading with `bias` taken off.
-    pub fn less(self, bias: Self) -> Self {
-        Self(std::array::from_fn(|k| self.0[k] - bias.0[k]))
+    /// This reading with the eyes' known error taken off: an occupant read
+    /// over the one that stood there when the bias was learnt by no more
+    /// than it was then counts as that one does (the square tells them
+    /// apart no better); only what it is read over by beyond that counts
+    /// for it. The error is never turned into evidence for the occupant it
+    /// was made against: a rook on the picture's edge read as an empty
+    /// square does not make its empty square, once it has gone, read as
+    /// the rook.
+    pub fn less(self, bias: Bias) -> Self {
+        let true_ll = self.of(bias.truth);
+        Self(std::array::from_fn(|k| {
+            let over = (self.0[k] - true_ll).max(0.0);
+            self.0[k] - over.min(bias.excess[k])
+        }))
     }
 
     /// The likeliest occupant and by how much (log-likelihood) it beats the next.
@@ -63,6 +77,14 @@ impl SquareBelief {
         order.sort_by(|&a, &b| self.0[b].total_cmp(&self.0[a]));
         (OCCUPANTS[order[0]], self.0[order[0]] - self.0[order[1]])
     }
+}
+
+/// The eyes' error on a square whose occupant was known: how much
+/// likelier than that occupant they found each other one.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Bias {
+    truth: Option<Color>,
+    excess: [f32; 3],
 }
 
 impl std::ops::Add for SquareBelief {
@@ -182,6 +204,24 @@ pub fn differing(a: &Board, b: &Board) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_known_error_makes_its_square_tell_nothing_never_the_opposite() {
+        // A rook on the picture's edge, cut off, read as an empty square.
+        let read = |p: [f32; 3]| SquareBelief::from_probabilities(p);
+        let bias = read([0.95, 0.04, 0.01]).bias_against(Some(Color::White));
+        let margin = |b: SquareBelief| b.of(Some(Color::White)) - b.of(None);
+        // Read the same way again: the rook or its empty square, alike.
+        assert!(margin(read([0.95, 0.04, 0.01]).less(bias)).abs() < 1e-6);
+        // Gone, its square read empty a little less surely: still alike,
+        // not the rook (the bias taken off whole made it the rook's by 1.5).
+        let gone = read([0.80, 0.15, 0.05]);
+        assert!(margin(gone.less(bias)).abs() < 1e-6);
+        // Read as a piece more than it ever was: that counts.
+        assert!(margin(read([0.2, 0.75, 0.05]).less(bias)) > 1.0);
+        // Where nothing was learnt, the reading is as read.
+        assert_eq!(gone.less(Bias::default()), gone);
+    }
 
     #[test]
     fn a_floored_reading_never_costs_more_than_its_floor() {

@@ -45,7 +45,7 @@ use referee_rules::{Action, Event};
 
 use actions::relocating;
 pub use actions::transition;
-pub use belief::{BoardBelief, FLOOR, SquareBelief};
+pub use belief::{Bias, BoardBelief, FLOOR, SquareBelief};
 use cadence::Cadence;
 pub use cadence::SPARSE_GAP;
 pub use change::{ChangeSet, MAX_SEQUENCE, explain, explain_sequence, squares_changed};

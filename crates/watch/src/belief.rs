@@ -8,7 +8,7 @@
 //! the squares hands cover, the position the table holds. Output: the
 //! tracker's [`BoardBelief`].
 
-use referee_tracker::{BoardBelief, RESIDUE_MARGIN, SquareBelief};
+use referee_tracker::{Bias, BoardBelief, RESIDUE_MARGIN, SquareBelief};
 use referee_vision::{Detection, HAND_THRESHOLD, Orientation, VenueModel, known_cells};
 use shakmaty::{Bitboard, Board, Square};
 
@@ -20,16 +20,16 @@ pub struct Fusion {
     /// much more likely than the truth it found each occupant the last
     /// time the square's occupant was known (a neighbour leaning over it,
     /// a streak in the wood). Taken off what it reads there since.
-    colour_bias: [SquareBelief; 64],
-    detector_bias: [SquareBelief; 64],
+    colour_bias: [Bias; 64],
+    detector_bias: [Bias; 64],
 }
 
 impl Default for Fusion {
     fn default() -> Self {
         Self {
             venue: None,
-            colour_bias: [SquareBelief::default(); 64],
-            detector_bias: [SquareBelief::default(); 64],
+            colour_bias: [Bias::default(); 64],
+            detector_bias: [Bias::default(); 64],
         }
     }
 }
