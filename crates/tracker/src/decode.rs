@@ -170,14 +170,14 @@ pub fn continuations(
             .filter(|c| glimpses.beyond(from, &c.moves) < search.plies)
             .flat_map(|c| {
                 let legal = c.position.legal_moves();
-                let may_castle = legal.iter().any(|m| m.is_castle());
+                let castles = Castles::of(&legal);
                 legal
                     .into_iter()
                     .filter(|m| m.promotion().is_none_or(|r| r == Role::Queen))
                     .map(|m| {
                         let mut position = c.position.clone();
                         position.play_unchecked(m);
-                        let cost = c.cost + search.ply_cost + forgoing_castling(&m, may_castle);
+                        let cost = c.cost + search.ply_cost + castles.forgone_by(&m);
                         let borne = glimpses.borne(from, &c.borne, position.board());
                         let gain = belief.gain(&table, position.board()) - cost + borne.total();
                         let mut moves = c.moves.clone();
@@ -230,14 +230,15 @@ pub fn continuations(
     found
 }
 
-/// What a king's move costs beyond a ply where its side could castle
-/// instead and the move gives castling up: players castle, and a king
-/// leaning over its rook's corner square reads as the king's step.
+/// What a move that gives castling up costs beyond a ply, where its side
+/// could castle now (a king's move, a rook's from its corner): players
+/// castle, and a king leaning over its rook's corner square reads as the
+/// king's step, a rook cut off by the picture's edge as gone.
 pub const FORGOING_CASTLING: f32 = 3.5;
 
-/// What the plies `moves` cost from `from`, each `ply_cost` and a king's
-/// move forgoing castling [`FORGOING_CASTLING`] more (counted as far as
-/// they are legal).
+/// What the plies `moves` cost from `from`, each `ply_cost` and a move
+/// giving castling up [`FORGOING_CASTLING`] more (counted as far as they
+/// are legal).
 pub(crate) fn cost_of(from: &Chess, moves: &[Move], ply_cost: f32) -> f32 {
     let mut position = from.clone();
     let mut cost = 0.0;
@@ -245,18 +246,38 @@ pub(crate) fn cost_of(from: &Chess, moves: &[Move], ply_cost: f32) -> f32 {
         if !position.is_legal(*m) {
             break;
         }
-        let may_castle = position.legal_moves().iter().any(|m| m.is_castle());
-        cost += ply_cost + forgoing_castling(m, may_castle);
+        cost += ply_cost + Castles::of(&position.legal_moves()).forgone_by(m);
         position.play_unchecked(*m);
     }
     cost
 }
 
-fn forgoing_castling(m: &Move, may_castle: bool) -> f32 {
-    if may_castle && m.role() == Role::King && !m.is_castle() {
-        FORGOING_CASTLING
-    } else {
-        0.0
+/// The rooks a side may castle with now.
+struct Castles(Bitboard);
+
+impl Castles {
+    fn of(legal: &[Move]) -> Castles {
+        Castles(
+            legal
+                .iter()
+                .filter_map(|m| match m {
+                    Move::Castle { rook, .. } => Some(*rook),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+
+    /// What `m` costs beyond a ply for the castling it gives up: any
+    /// king's move but castling, where its side may castle now; a rook's
+    /// from the square it would castle with.
+    fn forgone_by(&self, m: &Move) -> f32 {
+        let forgoes = match m {
+            Move::Castle { .. } => false,
+            _ if m.role() == Role::King => self.0.any(),
+            _ => m.role() == Role::Rook && m.from().is_some_and(|from| self.0.contains(from)),
+        };
+        if forgoes { FORGOING_CASTLING } else { 0.0 }
     }
 }
 
@@ -579,6 +600,13 @@ mod tests {
             cost_of(&from, &[king_step(&from, Square::F1)], 2.0),
             2.0 + FORGOING_CASTLING
         );
+        // So does a rook's move from the square it would castle with.
+        let rook_step = from
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.role() == Role::Rook && m.to() == Square::G1)
+            .expect("the rook steps");
+        assert_eq!(cost_of(&from, &[rook_step], 2.0), 2.0 + FORGOING_CASTLING);
         let open = after(&["e2e4", "e7e5"]);
         assert_eq!(cost_of(&open, &[king_step(&open, Square::E2)], 2.0), 2.0);
     }
