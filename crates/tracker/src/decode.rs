@@ -81,10 +81,11 @@ impl Search {
 pub struct Continuation {
     pub moves: Vec<Move>,
     pub position: Chess,
-    /// How much likelier than the table the eyes find it, less the search's cost a ply.
+    /// How much likelier than the table the eyes find it (on the still
+    /// board now and the earlier ones), less what its plies cost.
     pub gain: f32,
-    /// What its plies cost: the search's cost a ply, more for a king's
-    /// move that forgoes castling.
+    /// What its plies cost: the search's cost a ply, more for a move that
+    /// gives castling up ([`FORGOING_CASTLING`]).
     pub cost: f32,
     /// What the earlier still boards bear out of it (counted in `gain`).
     pub borne: Borne,
