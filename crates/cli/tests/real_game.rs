@@ -91,6 +91,25 @@ struct Read {
     incidents: usize,
 }
 
+impl Read {
+    /// Prints how the game shown `how` was read, and asserts every ply was
+    /// read as played, nothing more, with no incident.
+    fn is_whole(&self, truth: &[String], how: &str) {
+        eprintln!(
+            "bgu_game2, {how}: {} of {} plies exact before the first difference ({} read), {} incidents",
+            self.exact,
+            truth.len(),
+            self.read,
+            self.incidents
+        );
+        assert_eq!(
+            (self.exact, self.read, self.incidents),
+            (truth.len(), truth.len(), 0),
+            "{how}: every ply read as played, nothing more, no incident"
+        );
+    }
+}
+
 fn replay(video: &Path, corners: Option<&str>, truth: &[String]) -> Read {
     // The defaults, as a club runs it: the stills are cropped to the
     // playing area, which tells real footage (the players' arms reach in
@@ -135,20 +154,9 @@ fn the_real_game_on_a_wooden_set_is_read_as_played() {
     for hold in HOLDS {
         let video = write_video(&stills, hold, None, &out);
         for corners in [Some("0,0,480,0,480,480,0,480"), None] {
-            let read = replay(&video, corners, &truth);
             let how = if corners.is_some() { "given" } else { "found" };
-            eprintln!(
-                "bgu_game2, each still {hold} s, corners {how}: {} of {} plies exact before the first difference ({} read), {} incidents",
-                read.exact,
-                truth.len(),
-                read.read,
-                read.incidents
-            );
-            assert_eq!(
-                (read.exact, read.read, read.incidents),
-                (truth.len(), truth.len(), 0),
-                "{hold} s a still, corners {how}: every ply read as played, nothing more, no incident"
-            );
+            replay(&video, corners, &truth)
+                .is_whole(&truth, &format!("each still {hold} s, corners {how}"));
         }
     }
 }
@@ -169,18 +177,7 @@ fn the_real_game_filmed_from_whites_left_is_read_as_played() {
     std::fs::create_dir_all(&out).expect("scratch");
     for hold in HOLDS {
         let video = write_video(&stills, hold, Some(RotateFlags::ROTATE_90_CLOCKWISE), &out);
-        let read = replay(&video, Some("0,0,480,0,480,480,0,480"), &truth);
-        eprintln!(
-            "bgu_game2 from White's left, each still {hold} s: {} of {} plies exact before the first difference ({} read), {} incidents",
-            read.exact,
-            truth.len(),
-            read.read,
-            read.incidents
-        );
-        assert_eq!(
-            (read.exact, read.read, read.incidents),
-            (truth.len(), truth.len(), 0),
-            "{hold} s a still, from White's left: every ply read as played, nothing more, no incident"
-        );
+        replay(&video, Some("0,0,480,0,480,480,0,480"), &truth)
+            .is_whole(&truth, &format!("from White's left, each still {hold} s"));
     }
 }

@@ -237,17 +237,17 @@ pub fn continuations(
 /// king's step, a rook cut off by the picture's edge as gone.
 pub const FORGOING_CASTLING: f32 = 3.5;
 
-/// What the plies `moves` cost from `from`, each `ply_cost` and a move
-/// giving castling up [`FORGOING_CASTLING`] more (counted as far as they
-/// are legal).
-pub(crate) fn cost_of(from: &Chess, moves: &[Move], ply_cost: f32) -> f32 {
+/// What the plies `moves` from `from` cost beyond a ply each for the
+/// castling they give up ([`FORGOING_CASTLING`] a move that does; counted
+/// as far as they are legal).
+pub(crate) fn castling_forgone(from: &Chess, moves: &[Move]) -> f32 {
     let mut position = from.clone();
     let mut cost = 0.0;
     for m in moves {
         if !position.is_legal(*m) {
             break;
         }
-        cost += ply_cost + Castles::of(&position.legal_moves()).forgone_by(m);
+        cost += Castles::of(&position.legal_moves()).forgone_by(m);
         position.play_unchecked(*m);
     }
     cost
@@ -505,6 +505,13 @@ mod tests {
     use crate::tests::after;
     use shakmaty::Square;
 
+    /// `belief` with `sq` read as the probabilities `p` of empty, White
+    /// and Black instead.
+    fn read_as(belief: &mut BoardBelief, sq: Square, p: [f32; 3]) {
+        belief.hide(Bitboard::from_square(sq));
+        belief.add(sq, SquareBelief::from_probabilities(p));
+    }
+
     #[test]
     fn the_still_table_is_kept_and_a_move_read_is_decided() {
         let start = Chess::default();
@@ -573,15 +580,8 @@ mod tests {
         let from = after(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5"]);
         let castled = after(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1g1"]);
         let mut belief = BoardBelief::seeing(castled.board(), 0.9);
-        belief.hide(Bitboard::from_square(Square::G1) | Bitboard::from_square(Square::H1));
-        belief.add(
-            Square::G1,
-            SquareBelief::from_probabilities([0.4, 0.55, 0.05]),
-        );
-        belief.add(
-            Square::H1,
-            SquareBelief::from_probabilities([0.3, 0.65, 0.05]),
-        );
+        read_as(&mut belief, Square::G1, [0.4, 0.55, 0.05]);
+        read_as(&mut belief, Square::H1, [0.3, 0.65, 0.05]);
         let step = after(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1f1"]);
         assert!(
             belief.gain(from.board(), step.board()) > belief.gain(from.board(), castled.board()),
@@ -589,7 +589,9 @@ mod tests {
         );
         let (best, _) = ranked(&from, &belief, Search::READ).expect("a move");
         assert_eq!(uci(&best.moves), ["e1g1"]);
-        // Where the king cannot castle now, its step costs a ply like any other.
+        // The king's step, and a rook's from the square it would castle
+        // with, give castling up; where the king cannot castle now, its
+        // step costs a ply like any other.
         let king_step = |position: &Chess, to: Square| {
             position
                 .legal_moves()
@@ -598,18 +600,20 @@ mod tests {
                 .expect("the king steps")
         };
         assert_eq!(
-            cost_of(&from, &[king_step(&from, Square::F1)], 2.0),
-            2.0 + FORGOING_CASTLING
+            castling_forgone(&from, &[king_step(&from, Square::F1)]),
+            FORGOING_CASTLING
         );
-        // So does a rook's move from the square it would castle with.
         let rook_step = from
             .legal_moves()
             .into_iter()
             .find(|m| m.role() == Role::Rook && m.to() == Square::G1)
             .expect("the rook steps");
-        assert_eq!(cost_of(&from, &[rook_step], 2.0), 2.0 + FORGOING_CASTLING);
+        assert_eq!(castling_forgone(&from, &[rook_step]), FORGOING_CASTLING);
         let open = after(&["e2e4", "e7e5"]);
-        assert_eq!(cost_of(&open, &[king_step(&open, Square::E2)], 2.0), 2.0);
+        assert_eq!(
+            castling_forgone(&open, &[king_step(&open, Square::E2)]),
+            0.0
+        );
     }
 
     #[test]
@@ -626,11 +630,7 @@ mod tests {
         let on = |ucis: &[&str]| after(&[&game[..], ucis].concat());
         let seen = on(&["c2c3", "d5c4"]);
         let mut now = BoardBelief::seeing(on(&["c2c3", "d5c4", "f1c4", "b8d7"]).board(), 0.9);
-        now.hide(Bitboard::from_square(Square::F1));
-        now.add(
-            Square::F1,
-            SquareBelief::from_probabilities([0.35, 0.6, 0.05]),
-        );
+        read_as(&mut now, Square::F1, [0.35, 0.6, 0.05]);
         let best = |glimpses: &Glimpses| {
             ranked_with_twin(&from, &now, Search::READ, glimpses)
                 .map(|(best, _, _)| uci(&best.moves))

@@ -14,7 +14,7 @@
 //! table is on every way, and a hand lifting a piece to take another
 //! shows a board no legal way goes through).
 
-use shakmaty::{Board, Chess, Color, Position};
+use shakmaty::Board;
 
 use crate::belief::BoardBelief;
 use crate::decode::Shape;
@@ -23,10 +23,10 @@ use crate::decode::Shape;
 /// many, and the latest tell most.
 const KEPT: usize = 6;
 
-/// The still boards seen since the table, oldest first.
+/// The still boards seen since the table (the owner keeps which position
+/// that is), oldest first.
 #[derive(Debug, Clone, Default)]
 pub struct Earlier {
-    from: Option<(Board, Color)>,
     boards: Vec<(Shape, BoardBelief)>,
     /// The still board now, once the board moves on from it.
     now: Option<(Shape, BoardBelief)>,
@@ -36,38 +36,31 @@ pub struct Earlier {
 /// way has gone: for each earlier board (oldest first), the most the
 /// boards up to it make any point of the way so far likelier than the
 /// table, the way standing at those points in order.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Borne(Vec<f32>);
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Borne {
+    by: [f32; KEPT],
+    boards: usize,
+}
 
 impl Borne {
     /// The most all the earlier still boards bear the way out.
     pub fn total(&self) -> f32 {
-        self.0.last().copied().unwrap_or(0.0)
+        self.boards.checked_sub(1).map_or(0.0, |last| self.by[last])
     }
 }
 
 impl Earlier {
     /// Nothing seen: a move was read.
     pub fn forget(&mut self) {
-        self.from = None;
         self.boards.clear();
         self.now = None;
     }
 
-    /// A still board at `from`, read as `belief`, best explained as
-    /// `shape`: kept once the board moves on.
-    pub fn still(&mut self, from: &Chess, shape: Shape, belief: &BoardBelief) {
-        let origin = (from.board().clone(), from.turn());
-        if self.from.as_ref() != Some(&origin) {
-            self.forget();
-            self.from = Some(origin);
-        }
-        self.now = Some((shape, belief.clone()));
-    }
-
-    /// The still board now shows nothing the table does not explain.
-    pub fn nothing_shown(&mut self) {
-        self.now = None;
+    /// The still board now, read as `belief`, best explained as `shape`
+    /// (kept once the board moves on), or showing nothing the table does
+    /// not explain (`None`).
+    pub fn still(&mut self, shown: Option<(Shape, &BoardBelief)>) {
+        self.now = shown.map(|(shape, belief)| (shape, belief.clone()));
     }
 
     /// The board moved: the still board it left is an earlier one now
@@ -85,93 +78,82 @@ impl Earlier {
         }
     }
 
-    /// What the earlier boards bear out of a way from `from` that went
-    /// as `before` and now stands on `board`.
-    pub fn step(&self, from: &Chess, before: &Borne, board: &Board) -> Borne {
-        if !self.here(from) || self.boards.is_empty() {
-            return Borne::default();
-        }
+    /// What the earlier boards bear out of a way from the `table` that
+    /// went as `before` and now stands on `board`.
+    pub fn step(&self, table: &Board, before: &Borne, board: &Board) -> Borne {
+        let mut borne = Borne {
+            boards: self.boards.len(),
+            ..Borne::default()
+        };
         let mut upto = 0.0f32;
-        let mut borne = Vec::with_capacity(self.boards.len());
         for (k, (_, belief)) in self.boards.iter().enumerate() {
-            let here = belief.gain(from.board(), board) + upto;
-            let best = before.0.get(k).copied().unwrap_or(0.0).max(here);
-            borne.push(best);
-            upto = best;
+            let here = belief.gain(table, board) + upto;
+            borne.by[k] = before.by[k].max(here);
+            upto = borne.by[k];
         }
-        Borne(borne)
-    }
-
-    fn here(&self, from: &Chess) -> bool {
-        self.from
-            .as_ref()
-            .is_some_and(|(board, turn)| board == from.board() && *turn == from.turn())
+        borne
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::{Chess, Position};
+
     use super::*;
+    use crate::glimpse::Glimpses;
     use crate::tests::after;
 
-    fn shape(position: &Chess) -> Shape {
-        let board = position.board();
-        (board.white(), board.black(), position.turn())
+    const HISTORY: [&str; 2] = ["e2e4", "e7e5"];
+
+    /// The still board after `ucis` from [`HISTORY`], shown to `glimpses`.
+    fn show(glimpses: &mut Glimpses, ucis: &[&str]) {
+        let seen = after(&[&HISTORY[..], ucis].concat());
+        let shape = (seen.board().white(), seen.board().black(), seen.turn());
+        let belief = BoardBelief::seeing(seen.board(), 0.9);
+        glimpses.still_board(&after(&HISTORY), Some((shape, &belief)));
     }
 
-    /// The earlier boards' support of the way through `ucis` from the
+    /// What the earlier boards bear out of the way through `ucis` from the
     /// position after `history`.
-    fn borne(earlier: &Earlier, history: &[&str], ucis: &[&str]) -> f32 {
-        let from = after(history);
+    fn borne(glimpses: &Glimpses, history: &[&str], ucis: &[&str]) -> f32 {
+        let from: Chess = after(history);
         let mut all: Vec<&str> = history.to_vec();
         let mut borne = Borne::default();
         for uci in ucis {
             all.push(uci);
-            borne = earlier.step(&from, &borne, after(&all).board());
+            borne = glimpses.borne(&from, &borne, after(&all).board());
         }
         borne.total()
     }
 
-    const HISTORY: [&str; 2] = ["e2e4", "e7e5"];
-
     #[test]
     fn a_way_through_the_boards_seen_still_is_borne_out_and_no_way_is_held_against() {
-        let from = after(&HISTORY);
-        let seen = after(&["e2e4", "e7e5", "g1f3"]);
-        let mut earlier = Earlier::default();
-        earlier.still(&from, shape(&seen), &BoardBelief::seeing(seen.board(), 0.9));
+        let mut glimpses = Glimpses::default();
+        show(&mut glimpses, &["g1f3"]);
+        let way = ["g1f3", "b8c6"];
         assert_eq!(
-            borne(&earlier, &HISTORY, &["g1f3", "b8c6"]),
+            borne(&glimpses, &HISTORY, &way),
             0.0,
             "not yet an earlier board"
         );
-        earlier.board_moved();
-        let through = borne(&earlier, &HISTORY, &["g1f3", "b8c6"]);
+        glimpses.board_moved();
+        let through = borne(&glimpses, &HISTORY, &way);
         assert!(through > 3.0, "{through}");
         assert_eq!(
-            borne(&earlier, &HISTORY, &["g1h3", "b8c6"]),
+            borne(&glimpses, &HISTORY, &["g1h3", "b8c6"]),
             0.0,
             "the table at worst"
         );
         // In order: a board seen later stands no earlier on the way.
-        let later = after(&["e2e4", "e7e5", "g1f3", "b8c6"]);
-        earlier.still(
-            &from,
-            shape(&later),
-            &BoardBelief::seeing(later.board(), 0.9),
-        );
-        earlier.board_moved();
-        let both = borne(&earlier, &HISTORY, &["g1f3", "b8c6"]);
+        show(&mut glimpses, &way);
+        glimpses.board_moved();
+        let both = borne(&glimpses, &HISTORY, &way);
         assert!(both > through + 3.0, "{both}");
         // The same board shown again counts once.
-        earlier.still(
-            &from,
-            shape(&later),
-            &BoardBelief::seeing(later.board(), 0.9),
-        );
-        earlier.board_moved();
-        assert_eq!(borne(&earlier, &HISTORY, &["g1f3", "b8c6"]), both);
+        show(&mut glimpses, &way);
+        glimpses.board_moved();
+        assert_eq!(borne(&glimpses, &HISTORY, &way), both);
         // From another position, nothing was seen.
-        assert_eq!(borne(&earlier, &["e2e4", "e7e5", "g1f3"], &["b8c6"]), 0.0);
+        assert_eq!(borne(&glimpses, &["e2e4", "e7e5", "g1f3"], &["b8c6"]), 0.0);
     }
 }

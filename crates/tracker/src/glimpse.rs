@@ -56,10 +56,8 @@ impl Glimpses {
     /// A still board at `from`, read as `belief`, best explained as
     /// `shape` (`None`: read as the table, or explained by nothing).
     pub fn still_board(&mut self, from: &Chess, shown: Option<(Shape, &BoardBelief)>) {
-        match shown {
-            Some((shape, belief)) => self.earlier.still(from, shape, belief),
-            None => self.earlier.nothing_shown(),
-        }
+        self.at(from);
+        self.earlier.still(shown);
     }
 
     /// The board moved on from the still board it showed.
@@ -70,7 +68,11 @@ impl Glimpses {
     /// What the earlier still boards bear out of a way from `from` that
     /// went as `before` and now stands on `board`.
     pub fn borne(&self, from: &Chess, before: &Borne, board: &Board) -> Borne {
-        self.earlier.step(from, before, board)
+        if self.here(from) {
+            self.earlier.step(from.board(), before, board)
+        } else {
+            Borne::default()
+        }
     }
 
     /// The squares seen moving since the table, or `None` where moves may
@@ -110,11 +112,7 @@ impl Glimpses {
         if moves.is_empty() || margin <= 0.0 {
             return;
         }
-        let origin = (from.board().clone(), from.turn());
-        if self.from.as_ref() != Some(&origin) {
-            self.from = Some(origin);
-            self.seen.clear();
-        }
+        self.at(from);
         match self.seen.iter_mut().find(|(way, _)| way == moves) {
             Some((_, clearest)) => *clearest = clearest.max(margin),
             None => self.seen.push((moves.to_vec(), margin)),
@@ -162,6 +160,16 @@ impl Glimpses {
             0
         };
         moves.len() - glimpsed
+    }
+
+    /// What is seen from here on is seen from `from`: what was seen from
+    /// another position is let go.
+    fn at(&mut self, from: &Chess) {
+        if !self.here(from) {
+            self.from = Some((from.board().clone(), from.turn()));
+            self.seen.clear();
+            self.earlier.forget();
+        }
     }
 
     fn here(&self, from: &Chess) -> bool {

@@ -336,8 +336,8 @@ impl Tracker {
                 seen
             })
             .count() as f32;
-        // Its king's moves cost what the decoder's do (castling forgone).
-        let forgone = decode::cost_of(&from, &reading.completed, 0.0);
+        // Its moves cost what the decoder's do: more where castling is given up.
+        let forgone = decode::castling_forgone(&from, &reading.completed);
         let read_gain =
             belief.gain(from.board(), read) - decode::Search::READ.ply_cost * plies - forgone;
         // A reading that gains what any way on could needs no search.

@@ -16,7 +16,7 @@ use shakmaty::{Bitboard, Chess, Position};
 
 use crate::belief::{BoardBelief, differing};
 use crate::decode::{
-    Continuation, DECIDE_MARGIN, Decided, Decision, Search, cost_of, read_otherwise, uci,
+    Continuation, DECIDE_MARGIN, Decided, Decision, Search, castling_forgone, read_otherwise, uci,
 };
 use crate::earlier::Borne;
 use crate::squares::around;
@@ -155,7 +155,7 @@ fn first_plies(
     for m in &moves {
         position.play_unchecked(*m);
     }
-    let cost = cost_of(from, &moves, Search::READ.ply_cost);
+    let cost = Search::READ.ply_cost * plies as f32 + castling_forgone(from, &moves);
     let gain = belief.gain(from.board(), position.board()) - cost;
     (gain >= DECIDE_MARGIN).then_some(Continuation {
         moves,
