@@ -4,7 +4,9 @@
 //! from the record, or one read is wrong, and only the arbiter can tell
 //! which: the gap is raised once, for the arbiter's look, until a move is
 //! read again. A stream that ends raises it too where its last frames, none
-//! still, left squares changed that no move read explains.
+//! still, left squares changed that no move read explains (and, from the
+//! still decision, where its last still board read as moves on from the
+//! table by ways none of which stood out: `StillDecision::left_unread`).
 
 use shakmaty::Bitboard;
 

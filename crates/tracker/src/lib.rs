@@ -324,9 +324,22 @@ impl Tracker {
                     });
                 }
             }
-            None => step.gap = self.gap.left_open(t),
+            None => step.gap = self.gap.left_open(t).or_else(|| self.left_unread(t)),
         }
         step
+    }
+
+    /// The gap a stream's end leaves where the still board last read as
+    /// moves on from the table, clearly, but no way there stood out: the
+    /// record is short of them, and no later frame will tell which.
+    fn left_unread(&self, t: f64) -> Option<Gap> {
+        let (_, from) = self.next_move_from()?;
+        let squares = self.decision.left_unread(&from, self.last_bare.as_ref())?;
+        Some(Gap {
+            since: self.last_motion.max(self.last_t),
+            t,
+            squares,
+        })
     }
 
     /// How the board has been watched since the table was last seen, the

@@ -14,7 +14,7 @@
 
 use shakmaty::{Bitboard, Chess, Position};
 
-use crate::belief::BoardBelief;
+use crate::belief::{BoardBelief, differing};
 use crate::decode::{
     Continuation, DECIDE_FRAMES, DECIDE_MARGIN, DECIDE_SECONDS, Decided, Decision, MAX_RESIDUE,
     RECOVER_SECONDS, Search, Weighed, decide, ranked, residue, uci, weigh,
@@ -210,6 +210,18 @@ impl StillDecision {
             },
             how,
         ))
+    }
+
+    /// What the board showed that no way on could be told for, when nobody
+    /// watches any more: the squares where the likeliest way's board
+    /// differs from `from`'s, when `last` (the last frame's belief, bare of
+    /// hands) makes some way on clearly likelier than the table and that
+    /// way explains the picture, though none stood out from the others.
+    /// Moves are missing from the record there.
+    pub fn left_unread(&self, from: &Chess, last: Option<&BoardBelief>) -> Option<Bitboard> {
+        let weighed = weigh(from, last?, Search::READ, &self.glimpses)?;
+        (weighed.best.gain >= DECIDE_MARGIN && weighed.explains)
+            .then(|| differing(from.board(), weighed.best.position.board()))
     }
 
     /// Whether two ways to the still board are followed (reached as likely

@@ -768,6 +768,29 @@ fn a_move_never_shown_still_before_the_stream_ends_raises_a_gap() {
 }
 
 #[test]
+fn a_stream_that_ends_on_moves_no_way_could_be_told_for_raises_a_gap() {
+    // 1. e2 left empty, the pawn's square unseen (e3 and e4 tell nothing):
+    // e3 or e4 alike to the eyes, and the stream ends before the board
+    // told which. The record stops short of the board, for the arbiter.
+    let mut footage = Footage::new(Tracker::new(Chess::default()), 0.1);
+    footage.still(Chess::default().board(), 4);
+    let board = after(&["e2e4"]).board().clone();
+    let unseen = Bitboard::from(Square::E3) | Bitboard::from(Square::E4);
+    footage.show(&board, Bitboard::from(Square::E2) | unseen);
+    for _ in 0..2 {
+        footage.show_as(&board, Bitboard::EMPTY, |obs| {
+            obs.belief = BoardBelief::seeing(&board, 0.99);
+            obs.belief.hide(unseen);
+        });
+    }
+    let step = footage.tracker.left_open(footage.t);
+    assert_eq!(actions_of(&step.events), []);
+    let gap = step.gap.expect("a gap raised");
+    assert!(gap.squares.contains(Square::E2), "{gap:?}");
+    assert!((gap.squares & !unseen).count() == 1, "{gap:?}");
+}
+
+#[test]
 fn moves_read_after_two_ways_were_let_go_untold_raise_a_gap() {
     // Watched again on a board three plies on, two ways to it followed
     // (e7-e5 in one move or two); the board is next seen five plies
