@@ -313,7 +313,7 @@ impl Tracker {
         let mut step = Step::default();
         match self.unconfirmed() {
             Some((reading, how)) => {
-                let since = self.last_motion.max(self.last_t);
+                let since = self.still_since();
                 self.take_reading(reading, 0, &mut step);
                 step.moved = true;
                 if how == Unconfirmed::EitherTurn {
@@ -329,6 +329,12 @@ impl Tracker {
         step
     }
 
+    /// Since when the board has stood as it is now: when its picture last
+    /// moved, or the last event was reported, whichever is later.
+    fn still_since(&self) -> f64 {
+        self.last_motion.max(self.last_t)
+    }
+
     /// The gap a stream's end leaves where the still board last read as
     /// moves on from the table, clearly, but no way there stood out: the
     /// record is short of them, and no later frame will tell which.
@@ -336,7 +342,7 @@ impl Tracker {
         let (_, from) = self.next_move_from()?;
         let squares = self.decision.left_unread(&from, self.last_bare.as_ref())?;
         Some(Gap {
-            since: self.last_motion.max(self.last_t),
+            since: self.still_since(),
             t,
             squares,
         })
@@ -575,7 +581,7 @@ impl Tracker {
             // the mover pressed the clock: a piece was moved where it may
             // not go (art. 7.5). The move standing on the table before it
             // is complete.
-            let t = self.last_motion.max(self.last_t);
+            let t = self.still_since();
             if let Some(m) = standing {
                 self.pos.play_unchecked(m);
             }

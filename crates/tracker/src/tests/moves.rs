@@ -787,7 +787,7 @@ fn a_stream_that_ends_on_moves_no_way_could_be_told_for_raises_a_gap() {
     assert_eq!(actions_of(&step.events), []);
     let gap = step.gap.expect("a gap raised");
     assert!(gap.squares.contains(Square::E2), "{gap:?}");
-    assert!((gap.squares & !unseen).count() == 1, "{gap:?}");
+    assert_eq!((gap.squares & !unseen).count(), 1, "{gap:?}");
 }
 
 #[test]
