@@ -1,6 +1,6 @@
 //! `referee synth SCENARIO --out DIR`: renders a scenario file (contracts.md
 //! §3) to DIR/video.avi and DIR/truth.json. `referee synth --dataset N
-//! --seed S [--looks wide] --out DIR`: N labelled single frames for training.
+//! --seed S [--looks wide] [--moments whole] --out DIR`: N labelled single frames for training.
 
 use std::path::PathBuf;
 
@@ -25,6 +25,28 @@ pub struct Args {
     /// `tones` (the classic looks with the sets in every tone real sets show).
     #[arg(long, value_enum, default_value_t = Looks::Classic, requires = "dataset")]
     looks: Looks,
+    /// When a dataset's touch and hover frames are taken: `key` (at the
+    /// touch, halfway through a hover over one square) or `whole` (any
+    /// moment of the gesture, hovers over one to three squares at any
+    /// height that clears the pieces).
+    #[arg(long, value_enum, default_value_t = Moments::Key, requires = "dataset")]
+    moments: Moments,
+}
+
+/// `--moments`, as the command line names it.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Moments {
+    Key,
+    Whole,
+}
+
+impl From<Moments> for referee_synth::dataset::Moments {
+    fn from(moments: Moments) -> Self {
+        match moments {
+            Moments::Key => Self::Key,
+            Moments::Whole => Self::Whole,
+        }
+    }
 }
 
 /// `--looks`, as the command line names it.
@@ -51,6 +73,7 @@ pub fn run(args: &Args) -> Result<()> {
             args.dataset.unwrap_or(0),
             args.seed,
             args.looks.into(),
+            args.moments.into(),
             &args.out,
         )?;
         println!("wrote {count} labelled frames to {}", args.out.display());

@@ -3,6 +3,11 @@
 //! (position, board and set colours, light, camera pose, noise, blur, JPEG
 //! quality) with a hand touching, hovering or carrying in most of them.
 //!
+//! With [`Moments::Whole`], a touch or hover frame is taken at any moment
+//! of its gesture (the hand coming in, over the squares, going away) and a
+//! hover passes one to three squares at any height that clears them: what
+//! a hand near pieces looks like when it does not touch them.
+//!
 //! Writes DIR/images/NNNNNN.jpg and DIR/labels.jsonl, one line an image:
 //! the file, the board corners, the camera's yaw, and for every square its
 //! occupant, piece, hand cover and fingertip contact.
@@ -21,11 +26,27 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position, Square};
 
 use crate::render::{FrameTruth, Renderer};
+use crate::scenario::{HOVER_CLEARANCE, HOVER_LOWEST};
 use crate::style::Looks;
-use crate::{RenderError, Scenario, choreograph};
+use crate::{RenderError, Scenario, choreograph, pieces};
 
 /// Longest random opening played before a sample, in plies.
 const MAX_PLIES: usize = 80;
+
+/// When in its gesture a touch or hover frame is taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Moments {
+    /// At the touch, or halfway through a hover over one square at the
+    /// usual height (the frames a seed always gave).
+    #[default]
+    Key,
+    /// Any moment of the gesture, hovers over one to three squares at
+    /// heights from just over the pieces' heads to well above.
+    Whole,
+}
+
+/// Highest hover drawn with [`Moments::Whole`], in squares over the board.
+const HIGHEST_HOVER: f64 = 3.0;
 
 #[derive(Debug, Serialize)]
 struct Label<'a> {
@@ -42,6 +63,7 @@ pub fn write_dataset(
     count: usize,
     seed: u64,
     looks: Looks,
+    moments: Moments,
     out: &Path,
 ) -> Result<usize, RenderError> {
     let write_error = |path: &Path, e: std::io::Error| RenderError::Write {
@@ -57,7 +79,8 @@ pub fn write_dataset(
     for index in 0..count {
         let mut rng =
             ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(index as u64));
-        let (text, action, yaw) = random_scene(&mut rng, index as u64 ^ seed.rotate_left(17));
+        let (text, action, yaw) =
+            random_scene(&mut rng, index as u64 ^ seed.rotate_left(17), moments);
         let scenario = Scenario::parse(&text).map_err(|error| RenderError::Scenario {
             path: format!("dataset sample {index}"),
             error,
@@ -72,7 +95,7 @@ pub fn write_dataset(
         })?;
         let style = looks.style(scenario.camera.seed, &mut rng);
         let renderer = Renderer::new(&scenario.camera, &start, &played, style)?;
-        let t = sample_time(&played, action, &mut rng);
+        let t = sample_time(&played, action, moments, &mut rng);
         let (frame, truth) = renderer.frame(t, index as u64)?;
         let file = format!("images/{index:06}.jpg");
         let quality = rng.random_range(55..96);
@@ -96,7 +119,11 @@ pub fn write_dataset(
 }
 
 /// A one-action scenario: a random position, camera and action.
-fn random_scene(rng: &mut ChaCha8Rng, camera_seed: u64) -> (String, &'static str, f64) {
+fn random_scene(
+    rng: &mut ChaCha8Rng,
+    camera_seed: u64,
+    moments: Moments,
+) -> (String, &'static str, f64) {
     let mut pos = Chess::default();
     let plies = rng.random_range(0..MAX_PLIES);
     for _ in 0..plies {
@@ -136,7 +163,11 @@ fn random_scene(rng: &mut ChaCha8Rng, camera_seed: u64) -> (String, &'static str
             "touch"
         }
         6..=7 => {
-            let _ = writeln!(text, "hover {any}");
+            let line = match moments {
+                Moments::Key => format!("hover {any}"),
+                Moments::Whole => hover_anyhow(&pos, any, rng),
+            };
+            let _ = writeln!(text, "{line}");
             "hover"
         }
         _ => {
@@ -156,8 +187,49 @@ fn random_scene(rng: &mut ChaCha8Rng, camera_seed: u64) -> (String, &'static str
     (text, action, yaw)
 }
 
-/// When to take the frame: at the touch, mid-hover, mid-carry, or any time.
-fn sample_time(played: &crate::Choreography, action: &str, rng: &mut ChaCha8Rng) -> f64 {
+/// A hover from `first` over up to two more squares next to it in turn, at
+/// a height that clears every piece on them by [`HOVER_CLEARANCE`] or more.
+fn hover_anyhow(pos: &Chess, first: Square, rng: &mut ChaCha8Rng) -> String {
+    let mut passed = vec![first];
+    for _ in 0..rng.random_range(0..=2) {
+        let last = passed[passed.len() - 1];
+        let near: Vec<Square> = Square::ALL
+            .into_iter()
+            .filter(|sq| sq.distance(last) == 1 && !passed.contains(sq))
+            .collect();
+        if let Some(sq) = near.choose(rng) {
+            passed.push(*sq);
+        }
+    }
+    let head = passed
+        .iter()
+        .filter_map(|sq| pos.board().role_at(*sq))
+        .map(pieces::height)
+        .fold(0.0, f64::max);
+    let low = (head + HOVER_CLEARANCE).max(HOVER_LOWEST);
+    let height = rng.random_range(low..HIGHEST_HOVER.max(low + 0.1));
+    let squares: Vec<String> = passed.iter().map(ToString::to_string).collect();
+    format!(
+        "hover {} height={height:.2} seconds={:.2}",
+        squares.join(" "),
+        rng.random_range(0.4..2.0)
+    )
+}
+
+/// When to take the frame: at the touch, mid-hover, mid-carry, or any time
+/// (with [`Moments::Whole`], a touch or hover at any moment of its gesture).
+fn sample_time(
+    played: &crate::Choreography,
+    action: &str,
+    moments: Moments,
+    rng: &mut ChaCha8Rng,
+) -> f64 {
+    if moments == Moments::Whole
+        && matches!(action, "touch" | "hover")
+        && let Some(gesture) = played.gestures.first()
+    {
+        return rng.random_range(gesture.start..=gesture.end);
+    }
     match (action, played.events.as_slice(), played.gestures.first()) {
         ("touch", [touch, ..], _) => touch.t,
         ("carry", [lift, release, ..], _) => {
@@ -165,5 +237,36 @@ fn sample_time(played: &crate::Choreography, action: &str, rng: &mut ChaCha8Rng)
         }
         ("hover", _, Some(hover)) => (hover.start + hover.end) / 2.0,
         _ => rng.random_range(0.0..played.duration),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_gestures_hover_clear_of_the_pieces_and_are_taken_at_any_moment() {
+        let mut hovers = 0;
+        let mut off_the_key_moment = 0;
+        for index in 0..200 {
+            let mut rng = ChaCha8Rng::seed_from_u64(index);
+            let (text, action, _) = random_scene(&mut rng, index, Moments::Whole);
+            let scenario = Scenario::parse(&text).expect("a dataset scene parses");
+            // The choreography refuses a hover through a piece's head.
+            let played = choreograph(&scenario).expect("a dataset scene is played");
+            if action == "hover" {
+                hovers += 1;
+                assert!(text.contains("height="), "{text}");
+            }
+            if matches!(action, "touch" | "hover") {
+                let gesture = &played.gestures[0];
+                let t = sample_time(&played, action, Moments::Whole, &mut rng);
+                assert!((gesture.start..=gesture.end).contains(&t));
+                let key = sample_time(&played, action, Moments::Key, &mut rng);
+                off_the_key_moment += usize::from((t - key).abs() > 0.3);
+            }
+        }
+        assert!(hovers > 20, "{hovers} hovers");
+        assert!(off_the_key_moment > 30, "{off_the_key_moment}");
     }
 }

@@ -5,7 +5,7 @@
 //! figures come from `scripts/train_detector evaluate` on 2,000 frames;
 //! this is the small version that runs with every test.
 
-use referee_synth::dataset::write_dataset;
+use referee_synth::dataset::{Moments, write_dataset};
 use referee_synth::style::Looks;
 use referee_vision::{
     BoardCorners, Detector, HAND_THRESHOLD, Occupant, Orientation, locate_board, read_image,
@@ -55,7 +55,7 @@ struct Tally {
 #[test]
 fn the_detector_reads_rendered_frames_it_never_trained_on() {
     let dir = std::env::temp_dir().join(format!("referee-detector-{}", std::process::id()));
-    write_dataset(FRAMES, SEED, Looks::Classic, &dir).expect("renders");
+    write_dataset(FRAMES, SEED, Looks::Classic, Moments::Key, &dir).expect("renders");
     let labels = std::fs::read_to_string(dir.join("labels.jsonl")).expect("labels");
     let mut detector = Detector::load().expect("the detector loads");
     let mut tally = Tally::default();
