@@ -64,7 +64,8 @@ pub use reading::{HELD_SHARE, RUN_MISREADS};
 pub use squares::board_difference;
 use still::{StillDecision, Unconfirmed, Watch};
 pub use touch::{
-    ACCUSING_REST_FRAMES, ACCUSING_REST_SECONDS, DWELL_FRAMES, REACH_SECONDS, REST_MOTION,
+    ACCUSING_CONTACT_SECONDS, ACCUSING_REST_SECONDS, DWELL_FRAMES, REACH_SECONDS, REST_MOTION,
+    REST_RISE,
 };
 use touch::{HeldTouch, Rest};
 pub use unseen::{UNSEEN_MOVE_SURE_SQUARES, UNSEEN_PRESS_SECONDS};
@@ -117,6 +118,12 @@ pub struct Tracker {
     dwell: Option<(Square, u32)>,
     /// When the fingertip arrived on the square of that dwell.
     dwell_since: f64,
+    /// How much the dwell's square differed from the board as accepted on
+    /// the frame before the fingertip arrived on it (see [`REST_RISE`]).
+    dwell_bare: f32,
+    /// Each square's change score on the frame before
+    /// ([`Observation::scores`]).
+    last_scores: [f32; 64],
     /// That dwell has made its touch already, or belongs to the move just
     /// read (the mover's hand letting go): it makes no other.
     dwell_spent: bool,
@@ -188,6 +195,8 @@ impl Tracker {
             glimpsed: Vec::new(),
             dwell: None,
             dwell_since: 0.0,
+            dwell_bare: 0.0,
+            last_scores: [0.0; 64],
             dwell_spent: false,
             rested: Rest::default(),
             last_frame: None,

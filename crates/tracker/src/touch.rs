@@ -36,23 +36,41 @@ pub const CONTACT_GAP_SECONDS: f64 = 0.15;
 /// frames) as at 10 (1% a frame at 10 a second).
 pub const REST_MOTION: f32 = 10.0;
 
-/// Whether the fingertip's square `sq` stood still in `obs`, taken
-/// `interval` seconds after the frame before ([`REST_MOTION`]).
-fn resting(obs: &Observation, sq: Square, interval: f64) -> bool {
-    interval > 0.0 && f64::from(obs.motion[usize::from(sq)]) <= f64::from(REST_MOTION) * interval
+/// …and where its square's picture differs from the board as last
+/// accepted by at least this much more than on the frame before the
+/// fingertip arrived on it (the scale of [`Observation::scores`]): a
+/// finger on the piece covers part of it. A fingertip read on a piece
+/// whose square looks as it did before is a hand beside it: coming in or
+/// going away over the board's edge, or passing above it.
+pub const REST_RISE: f32 = 1.5;
+
+/// Whether the fingertip rests on its square `sq` in `obs`, taken
+/// `interval` seconds after the frame before: the square stood still
+/// ([`REST_MOTION`]) with a finger over it, its change score `bare` before
+/// the fingertip came ([`REST_RISE`]).
+fn resting(obs: &Observation, sq: Square, interval: f64, bare: f32) -> bool {
+    let square = usize::from(sq);
+    interval > 0.0
+        && f64::from(obs.motion[square]) <= f64::from(REST_MOTION) * interval
+        && obs.scores[square] - bare >= REST_RISE
 }
 
-/// Frames in a row a fingertip must rest (see [`REST_MOTION`]) on a piece
-/// in its contact episode for its touch to accuse the player (the piece neither moved nor taken after
-/// it, nor shifted by it): the detector reads a fingertip on a piece the
-/// hand only passes over on about half of such frames, and a hand passing
-/// seldom stops…
-pub const ACCUSING_REST_FRAMES: u32 = 2;
+/// How long a fingertip must rest (see [`REST_MOTION`]) on a piece in its
+/// contact episode for its touch to accuse the player (the piece neither
+/// moved nor taken after it, nor shifted by it), in seconds, whatever the
+/// frame rate: each resting frame counts the time since the frame before,
+/// over which its square stood still (one frame at 10 a second, two at
+/// 20, three at 30). A quick touch rests about a quarter of a second, and
+/// at 10 frames a second the frame it arrives on is never still.
+pub const ACCUSING_REST_SECONDS: f64 = 0.1;
 
-/// …resting at least this long (seconds), whatever the frame rate: each
-/// resting frame counts the time since the frame before, over which its
-/// square stood still (two frames at 10 a second, three at 20, five at 30).
-pub const ACCUSING_REST_SECONDS: f64 = 0.15;
+/// …within a contact at least this long (seconds): from the frame the
+/// fingertip arrived on the piece to the end of the last it was seen on
+/// it. The detector reads a fingertip on a piece a hand passes over for
+/// a frame or three (a tenth of a second, half a second at the most), and
+/// a hand passing may stand still over one a frame here and there; a hand
+/// touching stays on it.
+pub const ACCUSING_CONTACT_SECONDS: f64 = 0.25;
 
 /// A touch beside a piece that begins to move within this long after the
 /// fingertip left it (seconds) is the hand reaching for that piece, the
@@ -70,6 +88,11 @@ pub(crate) struct HeldTouch {
     square: Square,
     /// When the fingertip was last seen on it.
     last_seen: f64,
+    /// Its square's change score on the frame before the fingertip came.
+    bare: f32,
+    /// The contact so far (seconds): from `t` to the end of the frame it
+    /// was last seen on.
+    contact: f64,
     /// The episode goes on: the fingertip is there, or was a moment ago.
     open: bool,
     /// Whose hand, when the eyes could tell.
@@ -91,13 +114,14 @@ impl HeldTouch {
             return;
         }
         let here = obs.fingertip == Some(self.square);
-        self.rested = if here && resting(obs, self.square, interval) {
+        self.rested = if here && resting(obs, self.square, interval, self.bare) {
             self.rested.and(interval)
         } else {
             self.rested.broken()
         };
         if here {
             self.last_seen = obs.t;
+            self.contact = obs.t - self.t + interval;
         } else if obs.t - self.last_seen > CONTACT_GAP_SECONDS {
             self.open = false;
         }
@@ -141,11 +165,19 @@ impl Rest {
         }
     }
 
-    /// Long enough for a touch to accuse the player
-    /// ([`ACCUSING_REST_FRAMES`], [`ACCUSING_REST_SECONDS`]).
+    /// Long enough for a touch to accuse the player ([`ACCUSING_REST_SECONDS`]).
     fn accuses(self) -> bool {
         // A thousandth of a second spares the sum of intervals its rounding.
-        self.frames >= ACCUSING_REST_FRAMES && self.seconds >= ACCUSING_REST_SECONDS - 1e-3
+        self.seconds >= ACCUSING_REST_SECONDS - 1e-3
+    }
+}
+
+impl HeldTouch {
+    /// The fingertip stopped on the piece, and stayed on it, long enough
+    /// for the touch to accuse the player ([`ACCUSING_REST_SECONDS`],
+    /// [`ACCUSING_CONTACT_SECONDS`]).
+    fn accuses(&self) -> bool {
+        self.rested.accuses() && self.contact >= ACCUSING_CONTACT_SECONDS - 1e-3
     }
 }
 
@@ -238,6 +270,7 @@ impl Tracker {
         if let Some(tip) = obs.fingertip {
             self.tip_last_seen[usize::from(tip)] = Some(obs.t);
         }
+        let before = std::mem::replace(&mut self.last_scores, obs.scores);
         let letting_go = self.follow_letting_go(obs);
         for touch in &mut self.held {
             touch.follow(obs, interval);
@@ -249,9 +282,10 @@ impl Tracker {
         if frames == 1 {
             self.rested = Rest::default();
             self.dwell_since = obs.t;
+            self.dwell_bare = before[usize::from(tip)];
             self.dwell_spent = false;
         }
-        self.rested = if resting(obs, tip, interval) {
+        self.rested = if resting(obs, tip, interval, self.dwell_bare) {
             self.rested.and(interval)
         } else {
             self.rested.broken()
@@ -259,10 +293,13 @@ impl Tracker {
         // On the table: the record's position keeps the last move standing
         // until the reply completes it, the piece moved still on its square.
         let occupied = self.table.piece_at(tip).is_some() && !letting_go;
+        let bare = self.dwell_bare;
         let episode = |t: f64, rested: Rest| HeldTouch {
             t,
             square: tip,
             last_seen: obs.t,
+            bare,
+            contact: obs.t - t + interval,
             open: true,
             by: obs.toucher,
             shifted: false,
@@ -363,8 +400,8 @@ impl Tracker {
                     tracing::trace!(t = touch.t, sq = %touch.square, "a touch in the course of the move");
                     continue;
                 }
-                if !handled(touch.square) && !touch.shifted && !touch.rested.accuses() {
-                    tracing::debug!(t = touch.t, sq = %touch.square, rested = ?touch.rested, "a fingertip passing over a piece, not resting on it");
+                if !handled(touch.square) && !touch.shifted && !touch.accuses() {
+                    tracing::debug!(t = touch.t, sq = %touch.square, rested = ?touch.rested, contact = touch.contact, "a fingertip passing over a piece, not resting on it");
                     continue;
                 }
                 let action = if touch.shifted {

@@ -2,9 +2,9 @@
 //! times a frame's decode, and on most frames of a game nothing moves: they
 //! look afresh on a frame whose picture moves, on the first still frame
 //! after it moved (the one the move decoder reads), when the picture has
-//! drifted since their last look, and at least every
-//! [`KEEP_ALIVE_SECONDS`]. On the other frames the picture is the one they
-//! last saw, and what they saw then still stands.
+//! drifted since their last look, while they last saw a fingertip, and at
+//! least every [`KEEP_ALIVE_SECONDS`]. On the other frames the picture is
+//! the one they last saw, and what they saw then still stands.
 
 /// Share of the picture (percent of its pixels, board and margin) changed
 /// since the frame before at which it moves: a hand, an arm, a piece
@@ -37,6 +37,10 @@ pub struct Attention {
     drift: f64,
     /// The frame before moved.
     moving: bool,
+    /// Their last look saw a fingertip on a square: a hand leaving over the
+    /// picture's edge moves too little to count as motion, and the touch
+    /// its fingertip seemed to make must not outlast it.
+    fingertip: bool,
 }
 
 impl Attention {
@@ -50,13 +54,19 @@ impl Attention {
         let due = self
             .looked_at
             .is_none_or(|at| t - at >= KEEP_ALIVE_SECONDS || t < at);
-        if moving || settled || due || self.drift >= DRIFT_MOTION {
+        if moving || settled || due || self.fingertip || self.drift >= DRIFT_MOTION {
             self.looked_at = Some(t);
             self.drift = 0.0;
             Look::Afresh
         } else {
             Look::AsBefore
         }
+    }
+
+    /// What their look at this frame found: whether a fingertip was on a
+    /// square (they look again at the next frame while one is).
+    pub fn saw(&mut self, fingertip: bool) {
+        self.fingertip = fingertip;
     }
 
     /// The picture is no longer the one they saw (the camera was followed
@@ -92,6 +102,21 @@ mod tests {
         assert_eq!(
             looks(&mut attention, 0.3, &[3.0, 5.0, 0.0, 0.0]),
             [Afresh, Afresh, Afresh, AsBefore]
+        );
+    }
+
+    #[test]
+    fn the_models_look_again_while_they_see_a_fingertip_on_a_still_picture() {
+        use Look::{Afresh, AsBefore};
+        let mut attention = Attention::default();
+        assert_eq!(attention.look(0.0, 0.0), Afresh);
+        attention.saw(true);
+        // A hand leaving over the picture's edge: no motion on the board.
+        assert_eq!(looks(&mut attention, 0.1, &[0.0, 0.0]), [Afresh, Afresh]);
+        attention.saw(false);
+        assert_eq!(
+            looks(&mut attention, 0.3, &[0.0, 0.0]),
+            [AsBefore, AsBefore]
         );
     }
 

@@ -319,9 +319,13 @@ impl BoardWatch {
         }
         let clock = Instant::now();
         let hands = match self.attention.look(reading.motion, t) {
-            Look::Afresh => self
-                .hands
-                .look(image, t, &eyes.corners(), eyes.orientation())?,
+            Look::Afresh => {
+                let seen = self
+                    .hands
+                    .look(image, t, &eyes.corners(), eyes.orientation())?;
+                self.attention.saw(seen.fingertip.is_some());
+                seen
+            }
             Look::AsBefore => self.hands.as_before(),
         };
         self.glance = Glance {

@@ -47,10 +47,15 @@ fn bits(squares: &[Square]) -> u64 {
 
 fn frame(t: f64, changed: &[Square], still: bool, fingertip: Option<Square>) -> Observation {
     let change = ChangeSet::exact(bits(changed));
+    let mut scores = change.scores;
+    if let Some(tip) = fingertip {
+        // A finger over a piece covers part of its square.
+        scores[usize::from(tip)] += 2.0 * REST_RISE;
+    }
     Observation {
         t,
         changed: change.bits,
-        scores: change.scores,
+        scores,
         faint: 0.0,
         occupancy: [None; 64],
         detected: [None; 64],

@@ -2,11 +2,11 @@
 
 use super::*;
 
-/// Four frames of a fingertip resting on `square` (changed under it),
-/// the picture moving; the events they made.
+/// Six frames of a fingertip resting on `square` (changed under it) for
+/// 0.3 s, the picture moving; the events they made.
 fn rest_on(tracker: &mut Tracker, t: &mut f64, square: Square) -> Vec<Event> {
     let mut events = Vec::new();
-    for _ in 0..4 {
+    for _ in 0..6 {
         *t += 0.05;
         events.extend(
             tracker
@@ -43,11 +43,12 @@ fn frames_then_e4(
     actions_of(&events)
 }
 
-/// A fingertip read on `square` for six frames taken `fps` a second,
-/// its square's picture moving on all but `resting` of them, then e2-e4
-/// played; the actions seen.
+/// A fingertip read on `square` for 0.4 s of frames taken `fps` a second,
+/// its square's picture moving on all but the first `resting` of them,
+/// then e2-e4 played; the actions seen.
 fn fingertip_then_e4(square: Square, resting: usize, fps: f64) -> Vec<Action> {
-    frames_then_e4(6, 1.0 / fps, |k, t| {
+    let frames = (0.4 * fps).round() as usize;
+    frames_then_e4(frames, 1.0 / fps, |k, t| {
         let mut obs = frame(t, &[square], false, Some(square));
         obs.motion[usize::from(square)] = if k < resting { 0.0 } else { 30.0 };
         obs
@@ -57,13 +58,13 @@ fn fingertip_then_e4(square: Square, resting: usize, fps: f64) -> Vec<Action> {
 #[test]
 fn a_touch_accuses_only_where_the_fingertip_rested_on_the_piece() {
     let touched_then_e4 = |square| [Action::Touch(square), E4_PLAYED[0], E4_PLAYED[1]];
-    // Passing over the knight on b1 (resting on one frame at most): no
-    // touch, e4 alone.
+    // Passing over the knight on b1, its square moving under the hand on
+    // every frame: no touch, e4 alone.
     assert_eq!(fingertip_then_e4(Square::B1, 0, 10.0), E4_PLAYED);
-    assert_eq!(fingertip_then_e4(Square::B1, 1, 10.0), E4_PLAYED);
-    // Resting on it two frames: the touch of b1, then e4 (art. 4.3a).
+    // Stopping on it for a frame (at 10 a second, the frame the fingertip
+    // arrives on is never still): the touch of b1, then e4 (art. 4.3a).
     assert_eq!(
-        fingertip_then_e4(Square::B1, 2, 10.0),
+        fingertip_then_e4(Square::B1, 1, 10.0),
         touched_then_e4(Square::B1)
     );
     // The piece then moved: the touch accuses no one and needs no rest
@@ -72,6 +73,31 @@ fn a_touch_accuses_only_where_the_fingertip_rested_on_the_piece() {
         fingertip_then_e4(Square::E2, 0, 10.0),
         touched_then_e4(Square::E2)
     );
+}
+
+#[test]
+fn a_fingertip_read_on_a_piece_whose_square_looks_as_before_is_a_hand_beside_it() {
+    // Read on b1 for 0.4 s, its square still, its picture no more unlike
+    // the board as accepted than before the fingertip came: the hand is
+    // over the board's edge, not on the knight.
+    let beside = frames_then_e4(4, 0.1, |_, t| {
+        let mut obs = frame(t, &[], false, Some(Square::B1));
+        obs.scores[usize::from(Square::B1)] = 0.5 * REST_RISE;
+        obs
+    });
+    assert_eq!(beside, E4_PLAYED);
+}
+
+#[test]
+fn a_fingertip_standing_still_over_a_piece_for_a_moment_is_a_hand_passing() {
+    // Read on b1 for two frames at 10 a second, both still: a fifth of a
+    // second, a hand passing that paused, not a touch.
+    let glimpsed = frames_then_e4(2, 0.1, |_, t| {
+        let mut obs = frame(t, &[Square::B1], false, Some(Square::B1));
+        obs.motion[usize::from(Square::B1)] = 0.0;
+        obs
+    });
+    assert_eq!(glimpsed, E4_PLAYED);
 }
 
 #[test]
@@ -170,10 +196,9 @@ fn a_fingertip_rests_as_long_in_seconds_whatever_the_frame_rate() {
     // At 30 frames a second, two still frames are a fifteenth of a
     // second: a hand passing can pause that long.
     assert_eq!(fingertip_then_e4(Square::B1, 2, 30.0), E4_PLAYED);
-    assert_eq!(fingertip_then_e4(Square::B1, 4, 30.0), E4_PLAYED);
-    // Five (a sixth of a second) is a rest.
+    // Three (a tenth of a second) is a rest, as one frame is at 10 a second.
     assert_eq!(
-        fingertip_then_e4(Square::B1, 5, 30.0),
+        fingertip_then_e4(Square::B1, 3, 30.0),
         [Action::Touch(Square::B1), E4_PLAYED[0], E4_PLAYED[1]]
     );
 }
@@ -370,7 +395,7 @@ fn a_touch_beside_the_piece_lifted_at_once_after_is_the_reach_for_it() {
         }
         actions_of(&events)
     };
-    let read = |after: f64| read_after(3, after);
+    let read = |after: f64| read_after(6, after);
     let moved = E4_PLAYED;
     assert_eq!(read(0.1), moved);
     // However long the fingertip stayed beside it: the reach is timed from
