@@ -18,7 +18,7 @@ use opencv::core::Mat;
 use opencv::prelude::*;
 use ort::session::Session;
 use ort::value::Tensor;
-use shakmaty::{Bitboard, Color, Piece, Rank, Role, Square};
+use shakmaty::{Bitboard, Color, Piece, Rank, Role, Square, attacks};
 
 use crate::error::OpenCvContext;
 use crate::still::SURE;
@@ -194,23 +194,29 @@ impl Detection {
     }
 
     /// Whose hand is over the board when it lies `orientation`: the arm
-    /// comes in over its player's edge, so the hand-covered squares reach
-    /// that player's first rank. Both edges reached or neither: the covered
-    /// squares lie on the arm's side of the fingertip; none beside it (the
-    /// hand barely over the board): the fingertip is near its player's edge
-    /// (the three ranks next to it; `None` in the middle two).
+    /// comes in over its player's edge, so the hand-covered squares away
+    /// from the fingertip (not on it or next to it, which the hand covers
+    /// whichever side it came from: White's hand on a rank-8 piece covers
+    /// rank 8 too) reach that player's first rank. Both edges reached or
+    /// neither: those squares lie on the arm's side of the fingertip; none
+    /// (the hand barely over the board): the fingertip is near its
+    /// player's edge (the three ranks next to it; `None` in the middle two).
     pub fn hand_side(&self, orientation: Orientation) -> Option<Color> {
         let covered = Bitboard(self.covered(orientation));
-        let reaches = |rank: Rank| covered.intersects(Bitboard::from_rank(rank));
+        let tip = self.fingertip(orientation);
+        let arm = match tip {
+            Some(tip) => covered & !(attacks::king_attacks(tip) | Bitboard::from_square(tip)),
+            None => covered,
+        };
+        let reaches = |rank: Rank| arm.intersects(Bitboard::from_rank(rank));
         match (reaches(Rank::First), reaches(Rank::Eighth)) {
             (true, false) => return Some(Color::White),
             (false, true) => return Some(Color::Black),
             _ => {}
         }
-        let tip = self.fingertip(orientation)?;
-        let arm: Vec<f32> = covered
+        let tip = tip?;
+        let arm: Vec<f32> = arm
             .into_iter()
-            .filter(|&sq| sq != tip)
             .map(|sq| f32::from(sq.rank() as u8) - f32::from(tip.rank() as u8))
             .collect();
         if !arm.is_empty() {
@@ -608,6 +614,40 @@ mod tests {
         // covered squares lie below the fingertip.
         let short = reading(&[Square::D6, Square::D5, Square::D4], Some(Square::D6));
         assert_eq!(short.hand_side(o), Some(Color::White));
+        // White reaching a rank-8 piece: the hand covers b8 (Black's first
+        // rank) and the arm b2-b7, not yet the edge.
+        let b_file = [
+            Square::B2,
+            Square::B3,
+            Square::B4,
+            Square::B5,
+            Square::B6,
+            Square::B7,
+            Square::B8,
+        ];
+        assert_eq!(
+            reading(&b_file, Some(Square::B8)).hand_side(o),
+            Some(Color::White)
+        );
+        // Black reaching a rank-1 piece, its hand over a1 and b1.
+        let reaching_down = [Square::A1, Square::B1, Square::B3, Square::B5, Square::B7];
+        assert_eq!(
+            reading(&reaching_down, Some(Square::B1)).hand_side(o),
+            Some(Color::Black)
+        );
+        // White's two hands in one move (art. 4.1), the fingertip on the
+        // king: the other arm crosses White's edge three files away.
+        let two = [Square::E1, Square::D1, Square::A1, Square::A2, Square::A3];
+        assert_eq!(
+            reading(&two, Some(Square::E1)).hand_side(o),
+            Some(Color::White)
+        );
+        // Black's hand on a rank-8 piece from behind, covering its square
+        // and the next: Black's.
+        assert_eq!(
+            reading(&[Square::B8, Square::C8], Some(Square::B8)).hand_side(o),
+            Some(Color::Black)
+        );
     }
 
     #[test]
