@@ -126,6 +126,13 @@ impl HeldTouch {
             self.open = false;
         }
     }
+
+    /// The fingertip stopped on the piece, and stayed on it, long enough
+    /// for the touch to accuse the player ([`ACCUSING_REST_SECONDS`],
+    /// [`ACCUSING_CONTACT_SECONDS`]).
+    fn accuses(&self) -> bool {
+        self.rested.accuses() && self.contact >= ACCUSING_CONTACT_SECONDS - 1e-3
+    }
 }
 
 /// How long a fingertip stopped on its square in one dwell: the longest
@@ -169,15 +176,6 @@ impl Rest {
     fn accuses(self) -> bool {
         // A thousandth of a second spares the sum of intervals its rounding.
         self.seconds >= ACCUSING_REST_SECONDS - 1e-3
-    }
-}
-
-impl HeldTouch {
-    /// The fingertip stopped on the piece, and stayed on it, long enough
-    /// for the touch to accuse the player ([`ACCUSING_REST_SECONDS`],
-    /// [`ACCUSING_CONTACT_SECONDS`]).
-    fn accuses(&self) -> bool {
-        self.rested.accuses() && self.contact >= ACCUSING_CONTACT_SECONDS - 1e-3
     }
 }
 
