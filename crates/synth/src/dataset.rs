@@ -23,7 +23,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use shakmaty::fen::Fen;
-use shakmaty::{Chess, EnPassantMode, Position, Square};
+use shakmaty::{Chess, EnPassantMode, Position, Square, attacks};
 
 use crate::render::{FrameTruth, Renderer};
 use crate::scenario::{HOVER_CLEARANCE, HOVER_LOWEST};
@@ -165,7 +165,7 @@ fn random_scene(
         6..=7 => {
             let line = match moments {
                 Moments::Key => format!("hover {any}"),
-                Moments::Whole => hover_anyhow(&pos, any, rng),
+                Moments::Whole => hover_near(&pos, any, rng),
             };
             let _ = writeln!(text, "{line}");
             "hover"
@@ -189,13 +189,13 @@ fn random_scene(
 
 /// A hover from `first` over up to two more squares next to it in turn, at
 /// a height that clears every piece on them by [`HOVER_CLEARANCE`] or more.
-fn hover_anyhow(pos: &Chess, first: Square, rng: &mut ChaCha8Rng) -> String {
+fn hover_near(pos: &Chess, first: Square, rng: &mut ChaCha8Rng) -> String {
     let mut passed = vec![first];
     for _ in 0..rng.random_range(0..=2) {
         let last = passed[passed.len() - 1];
-        let near: Vec<Square> = Square::ALL
+        let near: Vec<Square> = attacks::king_attacks(last)
             .into_iter()
-            .filter(|sq| sq.distance(last) == 1 && !passed.contains(sq))
+            .filter(|sq| !passed.contains(sq))
             .collect();
         if let Some(sq) = near.choose(rng) {
             passed.push(*sq);

@@ -135,16 +135,14 @@ impl HeldTouch {
     }
 }
 
-/// How long a fingertip stopped on its square in one dwell: the longest
-/// run of frames in a row on which the square's picture stood still, and
-/// the time it spans (a hand passing over may stand still a frame here and
-/// there, a touch stops).
+/// How long a fingertip stopped on its square in one dwell: the time the
+/// longest run of frames in a row spans on which the square's picture stood
+/// still (a hand passing over may stand still a frame here and there, a
+/// touch stops).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct Rest {
-    frames: u32,
     seconds: f64,
     /// The run going on now.
-    run_frames: u32,
     run_seconds: f64,
 }
 
@@ -152,12 +150,9 @@ impl Rest {
     /// This rest and one more frame, still since the frame `interval`
     /// seconds before it.
     fn and(self, interval: f64) -> Self {
-        let (run_frames, run_seconds) = (self.run_frames + 1, self.run_seconds + interval);
-        let longer = (run_seconds, run_frames) > (self.seconds, self.frames);
+        let run_seconds = self.run_seconds + interval;
         Self {
-            frames: if longer { run_frames } else { self.frames },
-            seconds: if longer { run_seconds } else { self.seconds },
-            run_frames,
+            seconds: self.seconds.max(run_seconds),
             run_seconds,
         }
     }
@@ -166,7 +161,6 @@ impl Rest {
     /// or was not seen there.
     fn broken(self) -> Self {
         Self {
-            run_frames: 0,
             run_seconds: 0.0,
             ..self
         }

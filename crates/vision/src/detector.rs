@@ -215,12 +215,12 @@ impl Detection {
             _ => {}
         }
         let tip = tip?;
-        let arm: Vec<f32> = arm
+        let ranks_from_tip: Vec<f32> = arm
             .into_iter()
             .map(|sq| f32::from(sq.rank() as u8) - f32::from(tip.rank() as u8))
             .collect();
-        if !arm.is_empty() {
-            let towards = arm.iter().sum::<f32>() / arm.len() as f32;
+        if !ranks_from_tip.is_empty() {
+            let towards = ranks_from_tip.iter().sum::<f32>() / ranks_from_tip.len() as f32;
             if towards <= -0.5 {
                 return Some(Color::White);
             }
