@@ -35,6 +35,7 @@ pub mod realign;
 pub mod rectify;
 pub mod runtime;
 pub mod still;
+pub mod thumbnail;
 pub mod venue;
 pub mod video;
 
@@ -51,5 +52,6 @@ pub use rectify::{
     BoardCorners, CameraView, RectifiedBoard, Rectifier, SquareStats, Window, read_image,
 };
 pub use still::{SquareVerdict, StillReading, read_still};
+pub use thumbnail::Thumbnail;
 pub use venue::{VenueModel, known_cells};
 pub use video::VideoReader;

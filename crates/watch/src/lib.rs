@@ -11,6 +11,7 @@ mod belief;
 mod following;
 mod footage;
 mod hands;
+mod recall;
 mod settle;
 mod stillness;
 
@@ -23,13 +24,14 @@ use referee_rules::{ApplyError, Event, Referee, Update};
 use referee_tracker::{Gap, Observation, Tracker};
 use referee_vision::{
     BoardCorners, ClockWatch, Detection, Error, Eyes, FAINT_CHANGE, HAND_THRESHOLD, Occupant,
-    Orientation, locate_board,
+    Orientation, Thumbnail, locate_board,
 };
 use shakmaty::{Bitboard, Color, Piece, Position, Rank, Role, Square};
 
 use crate::attention::{Attention, Look};
 use crate::belief::{Fusion, Readings};
 use crate::following::Following;
+use crate::recall::Recall;
 use crate::settle::Settling;
 use crate::stillness::Stillness;
 
@@ -92,6 +94,10 @@ pub struct BoardWatch {
     hands: HandPath,
     /// Whether the models look at a frame, or what they saw last stands.
     attention: Attention,
+    /// Whether a frame's picture is the one last read, whose reading stands.
+    recall: Recall,
+    /// The last frame's picture was read afresh (not one already read).
+    read_afresh: bool,
     /// Events the camera cannot see (an announced adjustment from an app or
     /// a button, a connected clock), waiting for their place in time among
     /// the events the tracker reports.
@@ -128,6 +134,8 @@ impl BoardWatch {
             eyes: None,
             hands: HandPath::new(HandSource::default()),
             attention: Attention::default(),
+            recall: Recall::default(),
+            read_afresh: false,
             clock: None,
             outside: VecDeque::new(),
             tracker: Tracker::new(referee.position().clone()),
@@ -159,6 +167,12 @@ impl BoardWatch {
     /// The models this chain runs without, and what it cannot see for them.
     pub fn missing_models(&self) -> &[MissingModel] {
         self.hands.missing()
+    }
+
+    /// Whether the last frame's picture was read afresh, rather than found
+    /// to be the one last read (its reading then stands, nothing run).
+    pub fn read_afresh(&self) -> bool {
+        self.read_afresh
     }
 
     /// The models that ran on the last frame.
@@ -196,6 +210,7 @@ impl BoardWatch {
         self.clock = None;
         self.hands.reset();
         self.attention.forget();
+        self.recall.forget();
         // The venue stays: the same set in the same light. Moves made
         // while nobody watched are recovered from the board as it reads.
         self.tracker = Tracker::resumed(
@@ -293,41 +308,66 @@ impl BoardWatch {
             }
         };
         let clock = Instant::now();
-        let board = eyes.locate(image)?;
-        self.times.locate = elapsed_ms(clock);
-        let clock = Instant::now();
-        let mut reading = eyes.detect(&board)?;
-        let colours_ms = elapsed_ms(clock);
-        // A still picture unlike the accepted one: the camera may have moved.
-        let mut board = board;
-        if self.following.try_now(&reading, t) {
-            tracing::debug!(t, "trying to follow the camera");
-            let clock = Instant::now();
-            if eyes.realign(image, &board)? {
-                // What moved since the frame before is the picture's, seen
-                // through the corners both frames were read by: the new
-                // corners shift every square against the frame before.
-                let (motion, square_motion) = (reading.motion, reading.square_motion);
-                board = eyes.locate(image)?;
-                reading = eyes.detect(&board)?;
-                reading.motion = motion;
-                reading.square_motion = square_motion;
-                self.attention.forget();
-                self.following.followed();
-            }
-            self.times.locate += elapsed_ms(clock);
-        }
-        let clock = Instant::now();
-        let hands = match self.attention.look(reading.motion, t) {
-            Look::Afresh => {
-                let seen = self
-                    .hands
-                    .look(image, t, &eyes.corners(), eyes.orientation())?;
-                self.attention.saw(seen.fingertip.is_some());
-                seen
-            }
-            Look::AsBefore => self.hands.as_before(),
+        let thumbnail = Thumbnail::of(image, &eyes.corners())?;
+        let recalled = if eyes.warmed_up() {
+            self.recall.stands(&thumbnail, t)?
+        } else {
+            None
         };
+        self.read_afresh = recalled.is_none();
+        let (board, reading, hands) = match recalled {
+            Some(reading) => {
+                self.times.locate = elapsed_ms(clock);
+                self.times.detect = 0.0;
+                (None, reading, self.hands.as_before())
+            }
+            None => {
+                let mut board = eyes.locate(image)?;
+                self.times.locate = elapsed_ms(clock);
+                let clock = Instant::now();
+                let mut reading = eyes.detect(&board)?;
+                self.times.detect = elapsed_ms(clock);
+                // A still picture unlike the accepted one: the camera may have moved.
+                if self.following.try_now(&reading, t) {
+                    tracing::debug!(t, "trying to follow the camera");
+                    let clock = Instant::now();
+                    if eyes.realign(image, &board)? {
+                        // What moved since the frame before is the picture's, seen
+                        // through the corners both frames were read by: the new
+                        // corners shift every square against the frame before.
+                        let (motion, square_motion) = (reading.motion, reading.square_motion);
+                        board = eyes.locate(image)?;
+                        reading = eyes.detect(&board)?;
+                        reading.motion = motion;
+                        reading.square_motion = square_motion;
+                        self.attention.forget();
+                        self.following.followed();
+                    }
+                    self.times.locate += elapsed_ms(clock);
+                }
+                let clock = Instant::now();
+                let hands = match self.attention.look(reading.motion, t) {
+                    Look::Afresh => {
+                        let seen =
+                            self.hands
+                                .look(image, t, &eyes.corners(), eyes.orientation())?;
+                        self.attention.saw(seen.fingertip.is_some());
+                        seen
+                    }
+                    Look::AsBefore => self.hands.as_before(),
+                };
+                self.times.detect += elapsed_ms(clock);
+                // Read through the corners it was copied by, unless the
+                // camera was followed meanwhile.
+                if thumbnail.corners() == &eyes.corners() {
+                    self.recall.read(thumbnail, &reading, t);
+                } else {
+                    self.recall.forget();
+                }
+                (Some(board), reading, hands)
+            }
+        };
+        let clock = Instant::now();
         self.glance = Glance {
             fingertip: hands.fingertip.map(|f| f.square),
             changed: Bitboard(reading.changed),
@@ -373,7 +413,7 @@ impl BoardWatch {
             Some(d) if asked => detected(d, eyes.orientation()),
             _ => [None; 64],
         };
-        self.times.detect = colours_ms + elapsed_ms(clock);
+        self.times.detect += elapsed_ms(clock);
         let clock = Instant::now();
         let step = self.tracker.push(&Observation {
             t,
@@ -396,7 +436,12 @@ impl BoardWatch {
             belief,
         });
         if step.accept != 0 {
+            let board = match board {
+                Some(board) => board,
+                None => eyes.locate(image)?,
+            };
             eyes.accept(&board, step.accept)?;
+            self.recall.forget();
             self.following.accepted();
         }
         if step.moved {
