@@ -10,9 +10,10 @@ use opencv::{core, imgproc};
 use crate::error::OpenCvContext;
 use crate::{BoardCorners, Rectifier, Result};
 
-/// The copy's warp: 8 pixels a square, the detector's square of margin.
+/// The copy's warp: 16 pixels a square (a fingertip settling on a far
+/// piece changes a few of its pixels), the detector's square of margin.
 pub const THUMBNAIL_RECTIFIER: Rectifier = Rectifier {
-    square_px: 8,
+    square_px: 16,
     margin_squares: 1.0,
 };
 
