@@ -55,7 +55,9 @@ struct Turn {
     /// Deliberate touches before the move was made, first touch of each piece.
     touches: Vec<Touch>,
     made: Option<Made>,
-    /// Pieces released as a legal move or part of one (4.7): origin → square.
+    /// Pieces seen released as a legal move or part of one (4.7): origin →
+    /// square. A release read from a still board afterwards (recovered) is
+    /// none: nobody saw the hand let go there.
     finals: Vec<(Square, Square)>,
     /// Pieces already reported as moved on after release.
     moved_on: Vec<Square>,
@@ -284,12 +286,12 @@ impl Referee {
             Action::Release(sq) => {
                 let held = self.table.release(sq)?;
                 self.check_release_final(held.origin, sq, t, updates);
-                self.after_table_change(t, updates);
+                self.after_table_change(t, !event.recovered, updates);
             }
             Action::Capture(sq) => {
                 self.touch(sq, t, Contact::Held, event.recovered);
                 self.table.capture(sq)?;
-                self.after_table_change(t, updates);
+                self.after_table_change(t, !event.recovered, updates);
             }
             Action::Add(sq, role) => {
                 match self.turn.promotion {
@@ -446,22 +448,25 @@ impl Referee {
         );
     }
 
-    /// After a release, capture or add: is a legal move (or castling's first half) formed?
-    fn after_table_change(&mut self, t: f64, updates: &mut Vec<Update>) {
+    /// After a release, capture or add (`seen` made, not recovered): is a
+    /// legal move (or castling's first half) formed?
+    fn after_table_change(&mut self, t: f64, seen: bool, updates: &mut Vec<Update>) {
         let formed = self.formed_move();
         self.turn.made = formed.map(|m| match self.turn.made {
             Some(made) if made.m == m => made,
             _ => Made { m, t },
         });
         if let Some(m) = formed {
-            self.record_finals(&m);
+            if seen {
+                self.record_finals(&m);
+            }
             let mut after = self.pos.clone();
             after.play_unchecked(m);
             if after.is_checkmate() || after.is_stalemate() {
                 // A move that ends the game needs no clock.
                 self.complete(t, None, updates);
             }
-        } else if let Some(king) = self.castling_king_released() {
+        } else if let Some(king) = self.castling_king_released().filter(|_| seen) {
             self.record_final(king.0, king.1);
         }
     }

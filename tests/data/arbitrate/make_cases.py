@@ -306,6 +306,12 @@ case("47_king_released_on_castling_square_then_moved",
      ["Kf1"], [("release_final", "4.7", 1, "white", ["g1", "f1"])], fen=CASTLING_FEN)
 case("47_released_on_illegal_square_then_moved",
      L().lift("g1").release("g3").lift("g3").release("f3").clock(), ["Nf3"])
+# A release the tracker only read from a still board afterwards (recovered:
+# nobody saw the hand let go there) is no release anyone can hold the player
+# to: the piece then seen going on from it breaks nothing.
+case("47_recovered_release_then_moved_on",
+     L().lift("g1", recovered=True).release("f3", recovered=True).lift("f3").release("h3").clock(),
+     ["Nh3"], pgn_contains=["recovered"])
 
 # --- 4.2: adjusting ---------------------------------------------------------
 case("42_undeclared_adjust_then_other_move", L().adjust("e2").mv("d2d4"),
