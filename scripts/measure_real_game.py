@@ -26,7 +26,9 @@ raised (none happened in the game), and whether the record is silently
 wrong: a move neither right at its ply nor marked recovered, moves missing
 with no `record_gap` raised, or an incident other than a `record_gap`.
 
-    scripts/measure_real_game [--hold 1.5] [--jobs 2] [--keep DIR] [VARIANT ...]
+    scripts/measure_real_game [--hold 1.5] [--found] [--jobs 2] [--keep DIR] [VARIANT ...]
+
+`--found` gives no corners: the referee finds the board in each video.
 
 Needs OpenCV and NumPy (`scripts/measure_real_game` installs them in its own
 environment).
@@ -105,10 +107,10 @@ def write_video(name, change, hold, out):
     return path, (width, height)
 
 
-def replay(referee, video, size):
+def replay(referee, video, size, found=False):
     width, height = size
-    corners = f"0,0,{width},0,{width},{height},0,{height}"
-    run = subprocess.run([referee, "replay", str(video), "--corners", corners, "--json"],
+    corners = [] if found else ["--corners", f"0,0,{width},0,{width},{height},0,{height}"]
+    run = subprocess.run([referee, "replay", str(video), *corners, "--json"],
                          cwd=ROOT, capture_output=True, text=True)
     if run.returncode != 0:
         raise RuntimeError(f"{video}: {run.stderr.strip()}")
@@ -136,6 +138,8 @@ def main():
     parser.add_argument("--hold", type=float, default=1.5, help="seconds each still is shown")
     parser.add_argument("--jobs", type=int, default=2, help="replays run at once")
     parser.add_argument("--keep", type=Path, help="keep each variant's video and verdict here")
+    parser.add_argument("--found", action="store_true",
+                        help="give no corners: the referee finds the board in each video")
     parser.add_argument("variants", nargs="*", default=list(VARIANTS))
     args = parser.parse_args()
     unknown = [v for v in args.variants if v not in VARIANTS]
@@ -147,11 +151,14 @@ def main():
         out.mkdir(parents=True, exist_ok=True)
         videos = {name: write_video(name, VARIANTS[name], args.hold, out) for name in args.variants}
         with ThreadPoolExecutor(args.jobs) as pool:
-            verdicts = dict(zip(videos, pool.map(lambda v: replay(args.referee, *v), videos.values())))
+            verdicts = dict(zip(videos, pool.map(lambda v: replay(args.referee, *v, found=args.found),
+                                                 videos.values())))
         for name, verdict in verdicts.items():
-            (out / f"{name}.json").write_text(json.dumps(verdict, indent=1))
+            suffix = "_found" if args.found else ""
+            (out / f"{name}{suffix}.json").write_text(json.dumps(verdict, indent=1))
     whole = silent_records = 0
-    print(f"bgu_game2, {len(truth)} plies, each still held {args.hold} s at {FPS} fps")
+    corners = "found by the referee" if args.found else "given"
+    print(f"bgu_game2, {len(truth)} plies, each still held {args.hold} s at {FPS} fps, corners {corners}")
     for name, verdict in verdicts.items():
         exact, right, read, marked, incidents, silent = compare(verdict, truth)
         whole += exact == len(truth) == read and not incidents
