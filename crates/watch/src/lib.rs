@@ -309,8 +309,12 @@ impl BoardWatch {
         };
         let clock = Instant::now();
         let thumbnail = Thumbnail::of(image, &eyes.corners())?;
+        // The picture read already, unless the eyes would try following
+        // the camera on it (as often as on a picture read afresh).
         let recalled = if eyes.warmed_up() {
-            self.recall.stands(&thumbnail, t)?
+            self.recall
+                .stands(&thumbnail, t)?
+                .filter(|reading| !self.following.worth_trying(reading, t))
         } else {
             None
         };
