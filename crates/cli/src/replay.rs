@@ -113,17 +113,15 @@ struct StageTimes {
     detect: Vec<f64>,
     track: Vec<f64>,
     rules: Vec<f64>,
-    /// Frames refereed whose picture was read afresh (the others were one
-    /// already read), on which the detector ran, and the real-hand models.
-    read_afresh: u64,
+    /// Frames refereed on which the detector ran, and the real-hand models.
     detector_ran: u64,
     real_hands_ran: u64,
 }
 
 impl StageTimes {
     /// Medians and means of each stage, the whole chain's mean cost a
-    /// frame over the decode's, and the share of refereed frames read
-    /// afresh and that each model ran on.
+    /// frame over the decode's, and the share of refereed frames each
+    /// model ran on.
     fn figures(&mut self) -> serde_json::Map<String, serde_json::Value> {
         let refereed = self.locate.len().max(1) as f64;
         let means = serde_json::json!({
@@ -155,10 +153,6 @@ impl StageTimes {
         figures.insert("stage_ms".into(), medians);
         figures.insert("stage_ms_mean".into(), means);
         figures.insert("chain_over_decode".into(), chain_over_decode.into());
-        figures.insert(
-            "read_share".into(),
-            (self.read_afresh as f64 / refereed).into(),
-        );
         figures.insert(
             "models_share".into(),
             serde_json::json!({
@@ -242,7 +236,6 @@ pub fn replay(args: &Args, outside: Vec<Event>, progress: bool) -> Result<Verdic
         times.detect.push(watch.times.detect);
         times.track.push(watch.times.track);
         times.rules.push(watch.times.rules);
-        times.read_afresh += u64::from(watch.read_afresh());
         let run = watch.models_run();
         times.detector_ran += u64::from(run.detector);
         times.real_hands_ran += u64::from(run.real_hands);

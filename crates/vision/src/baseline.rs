@@ -308,12 +308,6 @@ impl ChangeDetector {
         })
     }
 
-    /// Whether the warm-up is over: every frame read after it is measured
-    /// against a reference that changes only when told.
-    pub fn warmed_up(&self) -> bool {
-        self.settled
-    }
-
     /// The reference picture (blurred Lab), once there is one.
     pub fn reference(&self) -> Option<&Mat> {
         self.reference.as_ref()

@@ -74,15 +74,6 @@ pub struct BoardReading {
 }
 
 impl BoardReading {
-    /// The same reading of a picture that has not moved since.
-    pub fn at_rest(&self) -> Self {
-        Self {
-            motion: 0.0,
-            square_motion: [0.0; 64],
-            ..self.clone()
-        }
-    }
-
     pub fn still(&self) -> bool {
         self.motion < STILL_MOTION
     }
@@ -144,12 +135,6 @@ impl Eyes {
     /// The board's corners as the eyes now follow them.
     pub fn corners(&self) -> BoardCorners {
         self.corners
-    }
-
-    /// Whether the change detector's warm-up is over (it counts frames
-    /// read: until then, each must be read).
-    pub fn warmed_up(&self) -> bool {
-        self.change.warmed_up()
     }
 
     /// Rectifies a frame (the `locate` stage).

@@ -1,7 +1,7 @@
 //! A small grey copy of the board and a square of margin round it (all the
-//! detector sees): enough to tell, for a fraction of a frame's reading,
-//! whether a frame's picture is one already read. On most frames of a game
-//! nothing moves, and those need no reading of their own.
+//! detector sees): enough to tell, for a fraction of a model's run,
+//! whether a frame's picture is, pixel for pixel, one the models already
+//! looked at.
 
 use opencv::core::{Mat, Scalar, Size};
 use opencv::prelude::*;
@@ -20,6 +20,11 @@ pub const THUMBNAIL_RECTIFIER: Rectifier = Rectifier {
 /// Grey levels a pixel must change by to count as changed (as the colour
 /// baseline's motion counts it).
 pub const PIXEL_CHANGE: f64 = 15.0;
+
+/// Grey levels a square's mean may change by while the picture stays the
+/// same: a shadow or a lamp changes a square's colour a little everywhere,
+/// no pixel by [`PIXEL_CHANGE`], and the colour baseline still sees it.
+pub const SQUARE_CHANGE: f64 = 2.0;
 
 /// A board's small grey copy.
 #[derive(Debug)]
@@ -63,6 +68,15 @@ impl Thumbnail {
         &self.corners
     }
 
+    /// Whether `other` shows the same picture: no pixel changed by more
+    /// than [`PIXEL_CHANGE`], no square's mean by more than
+    /// [`SQUARE_CHANGE`], and the same corners.
+    pub fn is_same(&self, other: &Thumbnail) -> Result<bool> {
+        Ok(self.corners == other.corners
+            && self.changed_share(other)? == 0.0
+            && self.square_change(other)? <= SQUARE_CHANGE)
+    }
+
     /// Share of the copy's pixels (0..1) that changed by more than
     /// [`PIXEL_CHANGE`] grey levels from `other`.
     pub fn changed_share(&self, other: &Thumbnail) -> Result<f64> {
@@ -79,6 +93,42 @@ impl Thumbnail {
         .doing("thresholding the thumbnails' difference")?;
         let count = core::count_non_zero(&changed).doing("counting changed pixels")?;
         Ok(f64::from(count) / f64::from(self.grey.rows() * self.grey.cols()))
+    }
+
+    /// The most any square's (and margin square's) mean grey level changed
+    /// from `other`, either way.
+    pub fn square_change(&self, other: &Thumbnail) -> Result<f64> {
+        let mut diff = Mat::default();
+        core::subtract(
+            &self.grey,
+            &other.grey,
+            &mut diff,
+            &core::no_array(),
+            core::CV_16S,
+        )
+        .doing("subtracting thumbnails")?;
+        let cells = 8 + 2 * THUMBNAIL_RECTIFIER.margin_squares as i32;
+        let mut means = Mat::default();
+        imgproc::resize(
+            &diff,
+            &mut means,
+            Size::new(cells, cells),
+            0.0,
+            0.0,
+            imgproc::INTER_AREA,
+        )
+        .doing("averaging the thumbnails' difference by square")?;
+        let (mut least, mut most) = (0.0, 0.0);
+        core::min_max_loc(
+            &means,
+            Some(&mut least),
+            Some(&mut most),
+            None,
+            None,
+            &core::no_array(),
+        )
+        .doing("finding the most changed square")?;
+        Ok(most.max(-least))
     }
 }
 
@@ -125,6 +175,16 @@ mod tests {
         assert!(share > 0.0, "{share}");
         let gone = Thumbnail::of(&picture(None)?, &CORNERS)?;
         assert!(still.changed_share(&gone)? > 0.0);
+        assert_eq!(still.square_change(&again)?, 0.0);
+        // A soft shadow: every pixel of a square a little darker.
+        let mut shaded = picture(Some(150))?;
+        let square = Rect::new(40 + 30 * 7, 40, 30, 30);
+        let mut roi = Mat::roi_mut(&mut shaded, square)?;
+        let darker = roi.try_clone()?;
+        core::subtract(&darker, &Scalar::all(8.0), &mut roi, &core::no_array(), -1)?;
+        let shadow = Thumbnail::of(&shaded, &CORNERS)?;
+        assert_eq!(still.changed_share(&shadow)?, 0.0);
+        assert!(still.square_change(&shadow)? > SQUARE_CHANGE);
         Ok(())
     }
 }

@@ -24,6 +24,10 @@ pub const KEEP_ALIVE_SECONDS: f64 = 1.0;
 pub enum Look {
     /// They run on this frame.
     Afresh,
+    /// They run on this frame unless its picture is, pixel for pixel, the
+    /// one they last looked at: they look again only because a while
+    /// passed or they saw a fingertip, and the same picture shows the same.
+    UnlessSame,
     /// The picture is the one they last saw: what they saw stands.
     AsBefore,
 }
@@ -54,13 +58,21 @@ impl Attention {
         let due = self
             .looked_at
             .is_none_or(|at| t - at >= KEEP_ALIVE_SECONDS || t < at);
-        if moving || settled || due || self.fingertip || self.drift >= DRIFT_MOTION {
-            self.looked_at = Some(t);
-            self.drift = 0.0;
+        if moving || settled || self.drift >= DRIFT_MOTION {
+            self.looked(t);
             Look::Afresh
+        } else if due || self.fingertip {
+            Look::UnlessSame
         } else {
             Look::AsBefore
         }
+    }
+
+    /// They looked at the frame taken at `t` (the caller's word after
+    /// [`Look::UnlessSame`], when the picture was not the same).
+    pub fn looked(&mut self, t: f64) {
+        self.looked_at = Some(t);
+        self.drift = 0.0;
     }
 
     /// What their look at this frame found: whether a fingertip was on a
@@ -80,13 +92,38 @@ impl Attention {
 mod tests {
     use super::*;
 
-    /// Looks at frames of `motions` taken 0.1 s apart from `t0`.
+    /// Looks at frames of `motions` taken 0.1 s apart from `t0`, each
+    /// picture unlike the one looked at before.
     fn looks(attention: &mut Attention, t0: f64, motions: &[f64]) -> Vec<Look> {
         motions
             .iter()
             .enumerate()
-            .map(|(i, &m)| attention.look(m, t0 + 0.1 * i as f64))
+            .map(|(i, &m)| {
+                let t = t0 + 0.1 * i as f64;
+                match attention.look(m, t) {
+                    Look::UnlessSame => {
+                        attention.looked(t);
+                        Look::Afresh
+                    }
+                    look => look,
+                }
+            })
             .collect()
+    }
+
+    #[test]
+    fn a_picture_the_same_as_the_one_looked_at_is_not_looked_at_again() {
+        let mut attention = Attention::default();
+        assert_eq!(attention.look(0.0, 0.0), Look::UnlessSame);
+        attention.looked(0.0);
+        attention.saw(true);
+        // A fingertip seen: asked again on every frame, looked at only
+        // where the picture changed.
+        assert_eq!(attention.look(0.0, 0.1), Look::UnlessSame);
+        assert_eq!(attention.look(0.0, 0.2), Look::UnlessSame);
+        // Moving, or just still again: looked at whatever the picture.
+        assert_eq!(attention.look(1.0, 0.3), Look::Afresh);
+        assert_eq!(attention.look(0.0, 0.4), Look::Afresh);
     }
 
     #[test]
@@ -109,7 +146,7 @@ mod tests {
     fn the_models_look_again_while_they_see_a_fingertip_on_a_still_picture() {
         use Look::{Afresh, AsBefore};
         let mut attention = Attention::default();
-        assert_eq!(attention.look(0.0, 0.0), Afresh);
+        assert_eq!(looks(&mut attention, 0.0, &[0.0]), [Afresh]);
         attention.saw(true);
         // A hand leaving over the picture's edge: no motion on the board.
         assert_eq!(looks(&mut attention, 0.1, &[0.0, 0.0]), [Afresh, Afresh]);
@@ -133,11 +170,20 @@ mod tests {
         // Creeping at 20 frames a second: looked at again before the second is out.
         let mut attention = Attention::default();
         let creeping: Vec<Look> = (0..15)
-            .map(|i| attention.look(0.019, 0.05 * f64::from(i)))
+            .map(|i| {
+                let t = 0.05 * f64::from(i);
+                match attention.look(0.019, t) {
+                    Look::UnlessSame => {
+                        attention.looked(t);
+                        Look::Afresh
+                    }
+                    look => look,
+                }
+            })
             .collect();
         let afresh: Vec<usize> = (0..15).filter(|&i| creeping[i] == Look::Afresh).collect();
         assert_eq!(afresh, [0, 11]);
         // Time going back (a stream restarted): looked at afresh.
-        assert_eq!(attention.look(0.0, 0.2), Look::Afresh);
+        assert_eq!(looks(&mut attention, 0.2, &[0.0]), [Look::Afresh]);
     }
 }

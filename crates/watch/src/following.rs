@@ -59,9 +59,8 @@ impl Following {
     }
 
     /// Whether the eyes would try on the frame read as `reading`, taken at
-    /// `t` (nothing counted): a frame whose picture was already read is
-    /// read afresh where they would.
-    pub fn worth_trying(&self, reading: &BoardReading, t: f64) -> bool {
+    /// `t` (nothing counted).
+    fn worth_trying(&self, reading: &BoardReading, t: f64) -> bool {
         let changed = Bitboard(reading.changed);
         // Squares changed where no hand was, or none standing out (the
         // whole board shifted a little).

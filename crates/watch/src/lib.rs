@@ -11,7 +11,6 @@ mod belief;
 mod following;
 mod footage;
 mod hands;
-mod recall;
 mod settle;
 mod stillness;
 
@@ -31,7 +30,6 @@ use shakmaty::{Bitboard, Color, Piece, Position, Rank, Role, Square};
 use crate::attention::{Attention, Look};
 use crate::belief::{Fusion, Readings};
 use crate::following::Following;
-use crate::recall::Recall;
 use crate::settle::Settling;
 use crate::stillness::Stillness;
 
@@ -94,10 +92,9 @@ pub struct BoardWatch {
     hands: HandPath,
     /// Whether the models look at a frame, or what they saw last stands.
     attention: Attention,
-    /// Whether a frame's picture is the one last read, whose reading stands.
-    recall: Recall,
-    /// The last frame's picture was read afresh (not one already read).
-    read_afresh: bool,
+    /// A small copy of the picture the models last looked at, kept while
+    /// they may be asked to look again at a picture that did not move.
+    looked_at: Option<Thumbnail>,
     /// Events the camera cannot see (an announced adjustment from an app or
     /// a button, a connected clock), waiting for their place in time among
     /// the events the tracker reports.
@@ -134,8 +131,7 @@ impl BoardWatch {
             eyes: None,
             hands: HandPath::new(HandSource::default()),
             attention: Attention::default(),
-            recall: Recall::default(),
-            read_afresh: false,
+            looked_at: None,
             clock: None,
             outside: VecDeque::new(),
             tracker: Tracker::new(referee.position().clone()),
@@ -167,12 +163,6 @@ impl BoardWatch {
     /// The models this chain runs without, and what it cannot see for them.
     pub fn missing_models(&self) -> &[MissingModel] {
         self.hands.missing()
-    }
-
-    /// Whether the last frame's picture was read afresh, rather than found
-    /// to be the one last read (its reading then stands, nothing run).
-    pub fn read_afresh(&self) -> bool {
-        self.read_afresh
     }
 
     /// The models that ran on the last frame.
@@ -210,7 +200,7 @@ impl BoardWatch {
         self.clock = None;
         self.hands.reset();
         self.attention.forget();
-        self.recall.forget();
+        self.looked_at = None;
         // The venue stays: the same set in the same light. Moves made
         // while nobody watched are recovered from the board as it reads.
         self.tracker = Tracker::resumed(
@@ -308,70 +298,68 @@ impl BoardWatch {
             }
         };
         let clock = Instant::now();
-        let thumbnail = Thumbnail::of(image, &eyes.corners())?;
-        // The picture read already, unless the eyes would try following
-        // the camera on it (as often as on a picture read afresh).
-        let recalled = if eyes.warmed_up() {
-            self.recall
-                .stands(&thumbnail, t)?
-                .filter(|reading| !self.following.worth_trying(reading, t))
-        } else {
-            None
-        };
-        self.read_afresh = recalled.is_none();
-        let (board, reading, hands) = match recalled {
-            Some(reading) => {
-                self.times.locate = elapsed_ms(clock);
-                self.times.detect = 0.0;
-                (None, reading, self.hands.as_before())
-            }
-            None => {
-                let mut board = eyes.locate(image)?;
-                self.times.locate = elapsed_ms(clock);
-                let clock = Instant::now();
-                let mut reading = eyes.detect(&board)?;
-                self.times.detect = elapsed_ms(clock);
-                // A still picture unlike the accepted one: the camera may have moved.
-                if self.following.try_now(&reading, t) {
-                    tracing::debug!(t, "trying to follow the camera");
-                    let clock = Instant::now();
-                    if eyes.realign(image, &board)? {
-                        // What moved since the frame before is the picture's, seen
-                        // through the corners both frames were read by: the new
-                        // corners shift every square against the frame before.
-                        let (motion, square_motion) = (reading.motion, reading.square_motion);
-                        board = eyes.locate(image)?;
-                        reading = eyes.detect(&board)?;
-                        reading.motion = motion;
-                        reading.square_motion = square_motion;
-                        self.attention.forget();
-                        self.following.followed();
-                    }
-                    self.times.locate += elapsed_ms(clock);
-                }
-                let clock = Instant::now();
-                let hands = match self.attention.look(reading.motion, t) {
-                    Look::Afresh => {
-                        let seen =
-                            self.hands
-                                .look(image, t, &eyes.corners(), eyes.orientation())?;
-                        self.attention.saw(seen.fingertip.is_some());
-                        seen
-                    }
-                    Look::AsBefore => self.hands.as_before(),
-                };
-                self.times.detect += elapsed_ms(clock);
-                // Read through the corners it was copied by, unless the
-                // camera was followed meanwhile.
-                if thumbnail.corners() == &eyes.corners() {
-                    self.recall.read(thumbnail, &reading, t);
-                } else {
-                    self.recall.forget();
-                }
-                (Some(board), reading, hands)
-            }
-        };
+        let board = eyes.locate(image)?;
+        self.times.locate = elapsed_ms(clock);
         let clock = Instant::now();
+        let mut reading = eyes.detect(&board)?;
+        let colours_ms = elapsed_ms(clock);
+        // A still picture unlike the accepted one: the camera may have moved.
+        let mut board = board;
+        if self.following.try_now(&reading, t) {
+            tracing::debug!(t, "trying to follow the camera");
+            let clock = Instant::now();
+            if eyes.realign(image, &board)? {
+                // What moved since the frame before is the picture's, seen
+                // through the corners both frames were read by: the new
+                // corners shift every square against the frame before.
+                let (motion, square_motion) = (reading.motion, reading.square_motion);
+                board = eyes.locate(image)?;
+                reading = eyes.detect(&board)?;
+                reading.motion = motion;
+                reading.square_motion = square_motion;
+                self.attention.forget();
+                self.looked_at = None;
+                self.following.followed();
+            }
+            self.times.locate += elapsed_ms(clock);
+        }
+        let clock = Instant::now();
+        let look = match self.attention.look(reading.motion, t) {
+            Look::UnlessSame => {
+                let now = Thumbnail::of(image, &eyes.corners())?;
+                let same = match &self.looked_at {
+                    Some(then) => now.is_same(then)?,
+                    None => false,
+                };
+                self.looked_at = Some(now);
+                if same {
+                    Look::AsBefore
+                } else {
+                    self.attention.looked(t);
+                    Look::Afresh
+                }
+            }
+            Look::Afresh => {
+                // The picture it sees is kept only where it will be asked
+                // again for a fingertip it saw.
+                self.looked_at = None;
+                Look::Afresh
+            }
+            Look::AsBefore => Look::AsBefore,
+        };
+        let hands = match look {
+            Look::AsBefore => self.hands.as_before(),
+            _ => {
+                let seen = self
+                    .hands
+                    .look(image, t, &eyes.corners(), eyes.orientation())?;
+                self.attention.saw(seen.fingertip.is_some());
+                if seen.fingertip.is_some() && self.looked_at.is_none() {
+                    self.looked_at = Some(Thumbnail::of(image, &eyes.corners())?);
+                }
+                seen
+            }
+        };
         self.glance = Glance {
             fingertip: hands.fingertip.map(|f| f.square),
             changed: Bitboard(reading.changed),
@@ -417,7 +405,7 @@ impl BoardWatch {
             Some(d) if asked => detected(d, eyes.orientation()),
             _ => [None; 64],
         };
-        self.times.detect += elapsed_ms(clock);
+        self.times.detect = colours_ms + elapsed_ms(clock);
         let clock = Instant::now();
         let step = self.tracker.push(&Observation {
             t,
@@ -440,12 +428,7 @@ impl BoardWatch {
             belief,
         });
         if step.accept != 0 {
-            let board = match board {
-                Some(board) => board,
-                None => eyes.locate(image)?,
-            };
             eyes.accept(&board, step.accept)?;
-            self.recall.forget();
             self.following.accepted();
         }
         if step.moved {
