@@ -50,17 +50,6 @@ impl Following {
     /// Whether the eyes try on the frame read as `reading`, taken at `t`;
     /// when they do, the try is counted.
     pub fn try_now(&mut self, reading: &BoardReading, t: f64) -> bool {
-        let worth = self.worth_trying(reading, t);
-        if worth {
-            self.tried_at = t;
-            self.failed_on = Some(reading.scores);
-        }
-        worth
-    }
-
-    /// Whether the eyes would try on the frame read as `reading`, taken at
-    /// `t` (nothing counted).
-    fn worth_trying(&self, reading: &BoardReading, t: f64) -> bool {
         let changed = Bitboard(reading.changed);
         // Squares changed where no hand was, or none standing out (the
         // whole board shifted a little).
@@ -71,7 +60,12 @@ impl Following {
                 .any(|(a, b)| (a - b).abs() >= REALIGN_AFTER_CHANGE)
         });
         let due = t - self.tried_at >= REALIGN_EVERY_SECONDS;
-        reading.still() && reading.differs() && unexplained && moved_on && due
+        let worth = reading.still() && reading.differs() && unexplained && moved_on && due;
+        if worth {
+            self.tried_at = t;
+            self.failed_on = Some(reading.scores);
+        }
+        worth
     }
 
     /// The try succeeded: the corners moved, the picture with them.

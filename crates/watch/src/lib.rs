@@ -326,15 +326,18 @@ impl BoardWatch {
         let clock = Instant::now();
         let look = match self.attention.look(reading.motion, t) {
             Look::UnlessSame => {
+                // Compared with the picture they last looked at, not the
+                // frame before: a picture creeping is looked at once it
+                // has crept far enough.
                 let now = Thumbnail::of(image, &eyes.corners())?;
                 let same = match &self.looked_at {
                     Some(then) => now.is_same(then)?,
                     None => false,
                 };
-                self.looked_at = Some(now);
                 if same {
                     Look::AsBefore
                 } else {
+                    self.looked_at = Some(now);
                     self.attention.looked(t);
                     Look::Afresh
                 }
