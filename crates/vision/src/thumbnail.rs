@@ -1,9 +1,9 @@
 //! A small grey copy of the board and a square of margin round it (all the
 //! detector sees): enough to tell, for a fraction of a model's run,
-//! whether a frame's picture is, pixel for pixel, one the models already
-//! looked at.
+//! whether a frame's picture is the one the models last looked at (no
+//! pixel, no square's mean changed past the camera's noise).
 
-use opencv::core::{Mat, Scalar, Size};
+use opencv::core::{Mat, Size};
 use opencv::prelude::*;
 use opencv::{core, imgproc};
 
@@ -38,21 +38,9 @@ impl Thumbnail {
     /// The copy of the board `corners` outline in `image` (BGR): warped,
     /// greyed and smoothed (a camera's noise averaged over neighbours).
     pub fn of(image: &Mat, corners: &BoardCorners) -> Result<Self> {
-        let homography = THUMBNAIL_RECTIFIER.homography(corners)?;
-        let side = THUMBNAIL_RECTIFIER.side_px();
-        let mut colour = Mat::default();
-        imgproc::warp_perspective(
-            image,
-            &mut colour,
-            &homography,
-            Size::new(side, side),
-            imgproc::INTER_LINEAR,
-            core::BORDER_CONSTANT,
-            Scalar::all(0.0),
-        )
-        .doing("warping the board's thumbnail")?;
+        let board = THUMBNAIL_RECTIFIER.rectify(image, corners)?;
         let mut grey = Mat::default();
-        imgproc::cvt_color_def(&colour, &mut grey, imgproc::COLOR_BGR2GRAY)
+        imgproc::cvt_color_def(&board.image, &mut grey, imgproc::COLOR_BGR2GRAY)
             .doing("greying the board's thumbnail")?;
         let mut smooth = Mat::default();
         imgproc::gaussian_blur_def(&grey, &mut smooth, Size::new(3, 3), 0.0)
@@ -61,11 +49,6 @@ impl Thumbnail {
             grey: smooth,
             corners: *corners,
         })
-    }
-
-    /// The corners it was copied through.
-    pub fn corners(&self) -> &BoardCorners {
-        &self.corners
     }
 
     /// Whether `other` shows the same picture: no pixel changed by more
@@ -79,7 +62,7 @@ impl Thumbnail {
 
     /// Share of the copy's pixels (0..1) that changed by more than
     /// [`PIXEL_CHANGE`] grey levels from `other`.
-    pub fn changed_share(&self, other: &Thumbnail) -> Result<f64> {
+    fn changed_share(&self, other: &Thumbnail) -> Result<f64> {
         let mut diff = Mat::default();
         core::absdiff(&self.grey, &other.grey, &mut diff).doing("differencing thumbnails")?;
         let mut changed = Mat::default();
@@ -97,7 +80,7 @@ impl Thumbnail {
 
     /// The most any square's (and margin square's) mean grey level changed
     /// from `other`, either way.
-    pub fn square_change(&self, other: &Thumbnail) -> Result<f64> {
+    fn square_change(&self, other: &Thumbnail) -> Result<f64> {
         let mut diff = Mat::default();
         core::subtract(
             &self.grey,
@@ -135,7 +118,7 @@ impl Thumbnail {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use opencv::core::{CV_8UC3, Point, Rect};
+    use opencv::core::{CV_8UC3, Point, Rect, Scalar};
 
     const CORNERS: BoardCorners =
         BoardCorners([[40.0, 40.0], [280.0, 40.0], [280.0, 280.0], [40.0, 280.0]]);

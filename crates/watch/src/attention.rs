@@ -24,9 +24,10 @@ pub const KEEP_ALIVE_SECONDS: f64 = 1.0;
 pub enum Look {
     /// They run on this frame.
     Afresh,
-    /// They run on this frame unless its picture is, pixel for pixel, the
-    /// one they last looked at: they look again only because a while
-    /// passed or they saw a fingertip, and the same picture shows the same.
+    /// They run on this frame unless its picture is the one they last
+    /// looked at (`referee_vision::Thumbnail::is_same`): they look again
+    /// only because a while passed or they saw a fingertip, and the same
+    /// picture shows the same.
     UnlessSame,
     /// The picture is the one they last saw: what they saw stands.
     AsBefore,
