@@ -42,6 +42,13 @@ pub const CLASSES: [char; 13] = [
 
 /// A hand covers a square from this probability.
 pub const HAND_THRESHOLD: f32 = 0.2;
+/// On real footage, where the real-hand models decide, a square the
+/// detector finds a hand covering with at least this probability counts
+/// as covered too: those models miss a hand the picture's edge cuts.
+/// Higher than [`HAND_THRESHOLD`]: the detector learnt hands on renders,
+/// and on real pictures it also reads pieces leaning at the picture's edge
+/// as a hand, less surely (`models/HANDS.md`).
+pub const SURE_HAND_THRESHOLD: f32 = 0.9;
 /// A fingertip touches the square of largest `touch` from this probability.
 /// Low enough to find 95.7% of touches on the rendered held-out set (94.9%
 /// at 0.3); a hand passing over pieces is then read touching one on about
@@ -155,12 +162,17 @@ impl Detection {
     /// The squares a hand covers when the board lies `orientation`, one bit
     /// per `Square` index.
     pub fn covered(&self, orientation: Orientation) -> u64 {
+        self.covered_from(orientation, HAND_THRESHOLD)
+    }
+
+    /// The squares a hand covers with a probability of at least `threshold`.
+    pub fn covered_from(&self, orientation: Orientation, threshold: f32) -> u64 {
         Square::ALL
             .into_iter()
             .filter(|sq| {
                 self.square(orientation, usize::from(sq.file()), usize::from(sq.rank()))
                     .hand
-                    >= HAND_THRESHOLD
+                    >= threshold
             })
             .fold(0, |bits, sq| bits | 1 << usize::from(sq))
     }

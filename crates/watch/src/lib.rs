@@ -13,6 +13,7 @@ mod footage;
 mod hands;
 mod settle;
 mod stillness;
+mod sure_hands;
 
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -32,6 +33,7 @@ use crate::belief::{Fusion, Readings};
 use crate::following::Following;
 use crate::settle::Settling;
 use crate::stillness::Stillness;
+use crate::sure_hands::SureHands;
 
 pub use footage::{REAL_AFTER_FRAMES, RENDERED_AFTER_FRAMES};
 pub use hands::{
@@ -105,6 +107,8 @@ pub struct BoardWatch {
     tracker: Tracker,
     /// Both pairs of eyes fused into the tracker's belief.
     fusion: Fusion,
+    /// On real footage, the hands the detector is sure of.
+    sure_hands: SureHands,
     /// The eyes' bias has been learnt on the game's known position.
     confirmed: bool,
     /// Started again mid-game: the eyes calibrate once the picture settles.
@@ -136,6 +140,7 @@ impl BoardWatch {
             outside: VecDeque::new(),
             tracker: Tracker::new(referee.position().clone()),
             fusion: Fusion::default(),
+            sure_hands: SureHands::default(),
             confirmed: false,
             settling: None,
             referee,
@@ -379,10 +384,23 @@ impl BoardWatch {
         let interval = self.last_t.map_or(0.0, |last| t - last);
         self.last_t = Some(t);
         let stillness = Stillness::of(&reading, covered, interval);
+        let real_hands = self.hands.source() == HandSource::Real;
         let detection = if stillness.is_still() {
             self.hands.detect_board(image, &eyes.corners())?
         } else {
             None
+        };
+        // The real-hand models miss a hand the picture's edge cuts; the
+        // detector reads one there, where it is sure (the game's first
+        // still frame, known to show the table, teaches what sure is).
+        let covered = match detection {
+            Some(d) if real_hands => {
+                if !self.confirmed {
+                    self.sure_hands.learn(d, eyes.orientation(), !covered);
+                }
+                covered | self.sure_hands.covered(d, eyes.orientation())
+            }
+            _ => covered,
         };
         if let Some(detection) = detection
             && !self.fusion.knows_venue()
@@ -421,7 +439,7 @@ impl BoardWatch {
             toucher: hands.fingertip.and_then(|f| f.by),
             at_clock,
             two_hands: hands.two_hands,
-            covered: hands.covered,
+            covered: covered.0,
             promoted: self
                 .hands
                 .detection()
@@ -442,6 +460,11 @@ impl BoardWatch {
                 self.fusion.confirm_recovered(&readings, table, covered);
             } else {
                 self.fusion.confirm(&readings, table, !covered);
+            }
+            if let Some(d) = self.hands.detection()
+                && real_hands
+            {
+                self.sure_hands.learn(d, eyes.orientation(), !covered);
             }
         }
         self.times.track = elapsed_ms(clock);

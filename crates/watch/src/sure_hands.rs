@@ -1,0 +1,109 @@
+//! Hands the real-hand models miss, read from the detector's hand map: on
+//! real footage a hand the picture's edge cuts is not followed (the palm
+//! model scores it under its threshold), yet the detector reads a hand over
+//! those squares. It learnt hands on renders, so on a real board it also
+//! reads a piece leaning at the picture's edge as a hand, less surely and
+//! the same way on every frame: a square counts as covered only where the
+//! detector is sure of a hand and surer than it was on that square when the
+//! board was last known to hold the table.
+//!
+//! Input: the detector's readings of still frames; the squares the table
+//! was confirmed on. Output: the squares a hand surely covers.
+
+use referee_vision::{Detection, Orientation, SURE_HAND_THRESHOLD};
+use shakmaty::{Bitboard, Square};
+
+/// How much surer (log-odds) than on the known board the detector must be
+/// of a hand over a square: about three times the odds.
+pub const SURER_BY: f32 = 1.0;
+
+/// What the detector's hand map showed on each square (by `Square` index)
+/// when the board was last known, as log-odds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SureHands {
+    usual: [Option<f32>; 64],
+}
+
+impl Default for SureHands {
+    fn default() -> Self {
+        Self { usual: [None; 64] }
+    }
+}
+
+/// The log-odds of a probability, kept finite.
+fn log_odds(p: f32) -> f32 {
+    let p = p.clamp(1e-4, 1.0 - 1e-4);
+    (p / (1.0 - p)).ln()
+}
+
+fn hand_at(detection: &Detection, orientation: Orientation, sq: Square) -> f32 {
+    detection
+        .square(orientation, usize::from(sq.file()), usize::from(sq.rank()))
+        .hand
+}
+
+impl SureHands {
+    /// The detection was of a frame known to show the table on `squares`:
+    /// its hand map there is what those squares usually show.
+    pub fn learn(&mut self, detection: &Detection, orientation: Orientation, squares: Bitboard) {
+        for sq in squares {
+            self.usual[usize::from(sq)] = Some(log_odds(hand_at(detection, orientation, sq)));
+        }
+    }
+
+    /// The squares a hand surely covers in `detection`.
+    pub fn covered(&self, detection: &Detection, orientation: Orientation) -> Bitboard {
+        Square::ALL
+            .into_iter()
+            .filter(|&sq| {
+                let hand = hand_at(detection, orientation, sq);
+                hand >= SURE_HAND_THRESHOLD
+                    && self.usual[usize::from(sq)]
+                        .is_none_or(|usual| log_odds(hand) >= usual + SURER_BY)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use referee_vision::CellReading;
+
+    /// A detection whose hand map is `hand` on each rectified cell.
+    fn detection(hand: impl Fn(usize) -> f32) -> Detection {
+        Detection {
+            cells: std::array::from_fn(|cell| CellReading {
+                classes: [0.0; 13],
+                hand: hand(cell),
+                touch: 0.0,
+            }),
+            hand_present: 0.0,
+            features: Vec::new(),
+            feature_len: 0,
+        }
+    }
+
+    #[test]
+    fn a_hand_is_sure_where_the_detector_is_surer_than_on_the_known_board() {
+        let o = Orientation::WhiteBottom;
+        let cell = |sq: Square| o.cell(usize::from(sq.file()), usize::from(sq.rank()));
+        // A bishop leaning at the picture's edge reads as a hand, 0.91.
+        let known = detection(|c| if c == cell(Square::F1) { 0.91 } else { 0.05 });
+        let mut hands = SureHands::default();
+        assert_eq!(hands.covered(&known, o), Bitboard::from_square(Square::F1));
+        hands.learn(&known, o, Bitboard::FULL);
+        assert!(hands.covered(&known, o).is_empty(), "the bishop is no hand");
+        // A hand comes over e1 and f1.
+        let hand = detection(|c| match c {
+            c if c == cell(Square::E1) => 0.99,
+            c if c == cell(Square::F1) => 0.98,
+            c if c == cell(Square::D1) => 0.6,
+            _ => 0.05,
+        });
+        assert_eq!(
+            hands.covered(&hand, o),
+            Bitboard::from_square(Square::E1) | Bitboard::from_square(Square::F1)
+        );
+    }
+}
