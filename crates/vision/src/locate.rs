@@ -15,6 +15,10 @@
 //! 4. Refinement: every lattice point of the window that lies in the
 //!    picture to sub-pixel (OpenCV's `cornerSubPix`), the homography refitted
 //!    on them with RANSAC, and the outer corners taken from it.
+//! 5. A picture cropped to the playing area: where all four outer corners
+//!    come out within [`CROPPED_WITHIN`] of the picture's own, the playing
+//!    area is the picture, whose corners are exact where the lattice's are
+//!    extrapolated past the pieces of the first and last two ranks.
 //!
 //! Measured on the 13 real photographs (tests/localisation.rs): within 2%
 //! of the board's side on 11.
@@ -26,6 +30,10 @@ use opencv::{calib3d, imgproc};
 use crate::error::OpenCvContext;
 use crate::{BoardCorners, Error, Result};
 
+/// How near the picture's corners (a share of its sides) all four outer
+/// corners must come for the picture to be the playing area: beyond the
+/// lattice's extrapolation error, below a board's frame.
+const CROPPED_WITHIN: f64 = 0.015;
 /// Pictures are searched at this long side (pixels), larger ones scaled down.
 const WORK_LONG_SIDE: f64 = 640.0;
 /// Adaptive threshold neighbourhoods, as shares of the long side.
@@ -89,7 +97,12 @@ pub fn locate_board(image: &Mat) -> Result<Option<Localisation>> {
         let [x, y] = homography.apply([f64::from(i0 + a), f64::from(j0 + b)]);
         [x as f32, y as f32]
     });
-    let corners = BoardCorners(clockwise_from_top_left(outer));
+    let size = image.size().doing("sizing the picture")?;
+    let corners = BoardCorners(cropped_to_picture(
+        clockwise_from_top_left(outer),
+        size.width as f32,
+        size.height as f32,
+    ));
     corners.validate()?;
     Ok(Some(Localisation {
         corners,
@@ -580,6 +593,17 @@ impl Homography {
     }
 }
 
+/// The picture's own corners when `corners` (clockwise from top-left) all
+/// lie within [`CROPPED_WITHIN`] of them; else `corners`.
+fn cropped_to_picture(corners: [[f32; 2]; 4], width: f32, height: f32) -> [[f32; 2]; 4] {
+    let picture = [[0.0, 0.0], [width, 0.0], [width, height], [0.0, height]];
+    let near = corners.iter().zip(&picture).all(|(corner, at)| {
+        f64::from((corner[0] - at[0]).abs()) <= CROPPED_WITHIN * f64::from(width)
+            && f64::from((corner[1] - at[1]).abs()) <= CROPPED_WITHIN * f64::from(height)
+    });
+    if near { picture } else { corners }
+}
+
 fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
     (a[0] - b[0]).hypot(a[1] - b[1])
 }
@@ -627,6 +651,18 @@ mod tests {
         assert!(distance(p, back) < 1e-9, "{back:?}");
         let both = h.then_after(&inverse);
         assert!(distance(both.apply(p), p) < 1e-9);
+    }
+
+    #[test]
+    fn a_board_cropped_to_the_picture_takes_its_corners() {
+        let found = [[-2.8, -2.5], [479.5, 0.3], [475.9, 479.0], [-0.4, 481.0]];
+        assert_eq!(
+            cropped_to_picture(found, 480.0, 480.0),
+            [[0.0, 0.0], [480.0, 0.0], [480.0, 480.0], [0.0, 480.0]]
+        );
+        // A board with its frame around it in the picture keeps its own.
+        let framed = [[14.0, 15.0], [466.0, 14.0], [465.0, 466.0], [15.0, 465.0]];
+        assert_eq!(cropped_to_picture(framed, 480.0, 480.0), framed);
     }
 
     #[test]
