@@ -36,6 +36,11 @@ pub struct Search {
     /// that where the eyes cannot tell, the shorter explanation (and the
     /// table itself) wins.
     pub ply_cost: f32,
+    /// Whether a run may take a piece back to the square it left: nothing
+    /// on a still board shows such a pair, which only lets the other side
+    /// move twice (a hand at the picture's edge read as a second move of
+    /// its own); over a time nobody watched it may have happened.
+    pub back_and_forth: bool,
 }
 
 impl Search {
@@ -47,6 +52,7 @@ impl Search {
         plies: DECIDE_PLIES,
         beam: 24,
         ply_cost: 2.0,
+        back_and_forth: false,
     };
     /// Once the board has read for [`RECOVER_SECONDS`] as a position no
     /// ordinary continuation reaches, after a time nobody watched (frames
@@ -57,6 +63,7 @@ impl Search {
         plies: RECOVER_PLIES,
         beam: 64,
         ply_cost: 1.0,
+        back_and_forth: true,
     };
 
     /// The search for moves the eyes missed: [`Search::RECOVER`] after a
@@ -68,6 +75,7 @@ impl Search {
         if watched {
             Search {
                 ply_cost: Search::READ.ply_cost,
+                back_and_forth: Search::READ.back_and_forth,
                 ..Search::RECOVER
             }
         } else {
@@ -175,6 +183,7 @@ pub fn continuations(
                 legal
                     .into_iter()
                     .filter(|m| m.promotion().is_none_or(|r| r == Role::Queen))
+                    .filter(|m| search.back_and_forth || !takes_back(&c.moves, m))
                     .map(|m| {
                         let mut position = c.position.clone();
                         position.play_unchecked(m);
@@ -229,6 +238,16 @@ pub fn continuations(
     }
     found.sort_by(|a, b| b.gain.total_cmp(&a.gain));
     found
+}
+
+/// Whether `m`, played after `run`, takes a piece of its side back to the
+/// square one of that side's plies of the run took it from.
+fn takes_back(run: &[Move], m: &Move) -> bool {
+    run.iter()
+        .rev()
+        .skip(1)
+        .step_by(2)
+        .any(|earlier| earlier.to() == m.from().unwrap_or(m.to()) && earlier.from() == Some(m.to()))
 }
 
 /// What a move that gives castling up costs beyond a ply, where its side
@@ -533,6 +552,22 @@ mod tests {
         assert_eq!(best.position.board(), played.board());
         assert_eq!(best.moves.len(), 1);
         assert!(margin > 3.0, "margin {margin}");
+    }
+
+    #[test]
+    fn a_piece_gone_and_back_is_no_way_to_read_two_moves_of_the_other_side() {
+        let start = Chess::default();
+        let shuffled = after(&["g1f3", "e7e5", "f3g1", "d7d5"]);
+        let mut belief = BoardBelief::seeing(shuffled.board(), 0.9);
+        // A hand by the knight's squares: its going and coming cost no evidence.
+        belief.hide(Bitboard::from_square(Square::G1) | Bitboard::from_square(Square::F3));
+        let reaches = |search| {
+            continuations(&start, &belief, search, &Glimpses::default())
+                .iter()
+                .any(|c| c.position.board() == shuffled.board())
+        };
+        assert!(!reaches(Search::READ), "on a still board");
+        assert!(reaches(Search::RECOVER), "after a time nobody watched");
     }
 
     #[test]
