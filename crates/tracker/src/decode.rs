@@ -39,7 +39,8 @@ pub struct Search {
     /// Whether a run may take a piece back to the square it left: nothing
     /// on a still board shows such a pair, which only lets the other side
     /// move twice (a hand at the picture's edge read as a second move of
-    /// its own); over a time nobody watched it may have happened.
+    /// its own). The searches for moves the eyes missed allow it: over the
+    /// time they span it may have happened.
     pub back_and_forth: bool,
 }
 
@@ -75,7 +76,6 @@ impl Search {
         if watched {
             Search {
                 ply_cost: Search::READ.ply_cost,
-                back_and_forth: Search::READ.back_and_forth,
                 ..Search::RECOVER
             }
         } else {
