@@ -247,7 +247,7 @@ fn takes_back(run: &[Move], m: &Move) -> bool {
         .rev()
         .skip(1)
         .step_by(2)
-        .any(|earlier| earlier.to() == m.from().unwrap_or(m.to()) && earlier.from() == Some(m.to()))
+        .any(|earlier| m.from() == Some(earlier.to()) && earlier.from() == Some(m.to()))
 }
 
 /// What a move that gives castling up costs beyond a ply, where its side

@@ -162,17 +162,12 @@ impl Detection {
     /// The squares a hand covers when the board lies `orientation`, one bit
     /// per `Square` index.
     pub fn covered(&self, orientation: Orientation) -> u64 {
-        self.covered_from(orientation, HAND_THRESHOLD)
-    }
-
-    /// The squares a hand covers with a probability of at least `threshold`.
-    pub fn covered_from(&self, orientation: Orientation, threshold: f32) -> u64 {
         Square::ALL
             .into_iter()
             .filter(|sq| {
                 self.square(orientation, usize::from(sq.file()), usize::from(sq.rank()))
                     .hand
-                    >= threshold
+                    >= HAND_THRESHOLD
             })
             .fold(0, |bits, sq| bits | 1 << usize::from(sq))
     }
