@@ -367,6 +367,13 @@ impl Tracker {
         }
     }
 
+    /// Whether a still board's reading is being borne out as a move (or
+    /// two ways to one board followed): what changed on the board is
+    /// explained by the game, not by the camera.
+    pub fn deciding(&self) -> bool {
+        self.decision.pending()
+    }
+
     /// Whether the tracker asks for the detector's reading of the next
     /// still picture even where the colours see no change: the clock was
     /// pressed, and no move is seen that the press ends.

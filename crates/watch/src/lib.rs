@@ -310,7 +310,7 @@ impl BoardWatch {
         let colours_ms = elapsed_ms(clock);
         // A still picture unlike the accepted one: the camera may have moved.
         let mut board = board;
-        if self.following.try_now(&reading, t) {
+        if self.following.try_now(&reading, t, self.tracker.deciding()) {
             tracing::debug!(t, "trying to follow the camera");
             let clock = Instant::now();
             if eyes.realign(image, &board)? {
