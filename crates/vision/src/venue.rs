@@ -26,8 +26,72 @@ const OCCUPANTS: [Occupant; 3] = [Occupant::Empty, Occupant::White, Occupant::Bl
 /// The per-game model of this board's squares in the detector's features.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VenueModel {
+    seen: Seen,
     centroids: [Vec<f32>; 3],
     inverse_spread: Vec<f32>,
+}
+
+/// The labelled squares learnt from so far: by class, how many, and the
+/// sums of their features and of their squares.
+#[derive(Debug, Clone, PartialEq)]
+struct Seen {
+    counts: [usize; 3],
+    sums: [Vec<f64>; 3],
+    squares: [Vec<f64>; 3],
+}
+
+impl Seen {
+    fn new(n: usize) -> Self {
+        Self {
+            counts: [0; 3],
+            sums: std::array::from_fn(|_| vec![0.0; n]),
+            squares: std::array::from_fn(|_| vec![0.0; n]),
+        }
+    }
+
+    fn add(&mut self, detection: &Detection, known: &[Option<Occupant>; 64]) {
+        for (cell, occupant) in known.iter().enumerate() {
+            let Some(class) = occupant.map(class_of) else {
+                continue;
+            };
+            self.counts[class] += 1;
+            let features = detection.cell_features(cell);
+            for ((sum, square), &f) in self.sums[class]
+                .iter_mut()
+                .zip(self.squares[class].iter_mut())
+                .zip(features)
+            {
+                *sum += f64::from(f);
+                *square += f64::from(f).powi(2);
+            }
+        }
+    }
+
+    /// Each class's centroid, and the inverse of each feature's spread
+    /// about them, pooled over the classes and shrunk towards the average.
+    fn fit(&self) -> ([Vec<f32>; 3], Vec<f32>) {
+        let means: [Vec<f64>; 3] = std::array::from_fn(|c| {
+            let count = self.counts[c] as f64;
+            self.sums[c].iter().map(|s| s / count).collect()
+        });
+        let total = self.counts.iter().sum::<usize>() as f64;
+        let n = self.sums[0].len();
+        let spread: Vec<f64> = (0..n)
+            .map(|k| {
+                let within: f64 = (0..3)
+                    .map(|c| self.squares[c][k] - self.counts[c] as f64 * means[c][k].powi(2))
+                    .sum();
+                (within / total).max(0.0)
+            })
+            .collect();
+        let average = spread.iter().sum::<f64>() / n as f64;
+        let inverse_spread = spread
+            .iter()
+            .map(|s| (1.0 / (s + f64::from(SPREAD_SHRINK) * average + 1e-6)) as f32)
+            .collect();
+        let centroids = means.map(|m| m.into_iter().map(|v| v as f32).collect());
+        (centroids, inverse_spread)
+    }
 }
 
 impl VenueModel {
@@ -39,51 +103,30 @@ impl VenueModel {
         if n == 0 {
             return None;
         }
-        let mut sums = [vec![0.0f64; n], vec![0.0f64; n], vec![0.0f64; n]];
-        let mut counts = [0usize; 3];
-        for (cell, occupant) in known.iter().enumerate() {
-            let Some(class) = occupant.map(class_of) else {
-                continue;
-            };
-            counts[class] += 1;
-            for (sum, &f) in sums[class].iter_mut().zip(detection.cell_features(cell)) {
-                *sum += f64::from(f);
-            }
-        }
-        if counts.contains(&0) {
+        let mut seen = Seen::new(n);
+        seen.add(detection, known);
+        if seen.counts.contains(&0) {
             return None;
         }
-        let centroids: [Vec<f32>; 3] = std::array::from_fn(|c| {
-            sums[c]
-                .iter()
-                .map(|s| (s / counts[c] as f64) as f32)
-                .collect()
-        });
-        let mut spread = vec![0.0f32; n];
-        let mut total = 0usize;
-        for (cell, occupant) in known.iter().enumerate() {
-            let Some(class) = occupant.map(class_of) else {
-                continue;
-            };
-            total += 1;
-            for ((s, &f), &m) in spread
-                .iter_mut()
-                .zip(detection.cell_features(cell))
-                .zip(&centroids[class])
-            {
-                *s += (f - m).powi(2);
-            }
-        }
-        spread.iter_mut().for_each(|s| *s /= total as f32);
-        let average = spread.iter().sum::<f32>() / n as f32;
-        let inverse_spread = spread
-            .iter()
-            .map(|s| 1.0 / (s + SPREAD_SHRINK * average + 1e-6))
-            .collect();
+        let (centroids, inverse_spread) = seen.fit();
         Some(Self {
+            seen,
             centroids,
             inverse_spread,
         })
+    }
+
+    /// Learns from one more detection of a frame whose cells are known to
+    /// hold `known`: a later position of the game read with certainty,
+    /// which shows pieces where the start showed none (a knight on f3, a
+    /// pawn on a dark square of the centre). Every square learnt counts
+    /// alike.
+    pub fn learn(&mut self, detection: &Detection, known: &[Option<Occupant>; 64]) {
+        if detection.feature_len != self.inverse_spread.len() {
+            return;
+        }
+        self.seen.add(detection, known);
+        (self.centroids, self.inverse_spread) = self.seen.fit();
     }
 
     /// The detection with each cell's occupant probabilities weighed by the

@@ -10,10 +10,10 @@
 
 use std::path::PathBuf;
 
-use opencv::core::Mat;
+use opencv::core::{Mat, MatTraitConst};
 use referee_vision::{
-    BoardCorners, ColourBaseline, Detector, Occupant, Orientation, Rectifier, VenueModel,
-    VideoReader, read_image,
+    BoardCorners, ColourBaseline, Detection, Detector, HAND_THRESHOLD, Occupant, Orientation,
+    Rectifier, VenueModel, VideoReader, read_image,
 };
 use shakmaty::san::San;
 use shakmaty::{Board, Chess, Position};
@@ -174,5 +174,83 @@ fn adapting_to_the_venue_reads_real_footage_at_least_as_well_as_the_colour_basel
     assert!(
         totals[2] <= totals[0],
         "the adapted detector reads worse than the colour baseline: {totals:?}"
+    );
+}
+
+/// The real game's stills in order (`bgu_game2`), each with its position.
+fn game_stills() -> Vec<Known> {
+    let dir = real("bgu_game2");
+    let labels = std::fs::read_to_string(dir.join("labels.csv")).expect("labels.csv");
+    labels
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let mut fields = line.split(',');
+            let frame: usize = fields
+                .next()
+                .and_then(|f| f.parse().ok())
+                .expect("from_frame");
+            let fen = fields.nth(1).expect("fen");
+            let board: Board = fen.parse().expect("a placement");
+            let name = format!("frame_{frame:06}.jpg");
+            let image = read_image(&dir.join("frames").join(&name)).expect("reads");
+            let (w, h) = (image.cols() as f32, image.rows() as f32);
+            Known {
+                name,
+                image,
+                corners: BoardCorners([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]),
+                cells: by_cell(&board, Orientation::WhiteBottom),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn learning_from_each_position_read_reads_the_rest_of_a_real_game_better() {
+    let mut detector = Detector::load().expect("the detector loads");
+    let stills = game_stills();
+    let detections: Vec<_> = stills
+        .iter()
+        .map(|s| detector.detect(&s.image, &s.corners).expect("detects"))
+        .collect();
+    // What the game has taught: the squares no hand covers, as they are.
+    let known = |k: usize| -> [Option<Occupant>; 64] {
+        std::array::from_fn(|cell| {
+            (detections[k].cells[cell].hand < HAND_THRESHOLD).then_some(stills[k].cells[cell])
+        })
+    };
+    let start = VenueModel::calibrate(&detections[0], &known(0)).expect("features");
+    let mut learning = start.clone();
+    let occupants = |d: &Detection| -> [Occupant; 64] {
+        std::array::from_fn(|cell| d.cells[cell].occupant().0)
+    };
+    let mut totals = [0usize; 3];
+    for k in 1..stills.len() {
+        let truth = &stills[k].cells;
+        let e = [
+            wrong(&occupants(&detections[k]), truth),
+            wrong(&occupants(&start.adapt(&detections[k])), truth),
+            wrong(&occupants(&learning.adapt(&detections[k])), truth),
+        ];
+        for (t, v) in totals.iter_mut().zip(e) {
+            *t += v;
+        }
+        learning.learn(&detections[k], &known(k));
+    }
+    let squares = 64 * (stills.len() - 1);
+    let share = |n: usize| 100.0 * n as f64 / squares as f64;
+    println!(
+        "bgu_game2, each still read before it is learnt ({squares} squares): \
+         detector {} ({:.2}%), venue from the start {} ({:.2}%), venue learning {} ({:.2}%)",
+        totals[0],
+        share(totals[0]),
+        totals[1],
+        share(totals[1]),
+        totals[2],
+        share(totals[2])
+    );
+    assert!(
+        totals[2] < totals[1],
+        "learning from the positions read gains nothing: {totals:?}"
     );
 }

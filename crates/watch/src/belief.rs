@@ -77,7 +77,8 @@ impl Fusion {
     }
 
     /// Learns the venue from a detection of a still picture known to show
-    /// `table`, on the squares no hand covers.
+    /// `table`, on the squares no hand covers and where it sees none:
+    /// calibrated on the first, taught by each later one.
     pub fn learn(
         &mut self,
         detection: &Detection,
@@ -85,9 +86,16 @@ impl Fusion {
         table: &Board,
         covered: Bitboard,
     ) {
-        let known = known_cells(table, orientation, !covered);
-        if let Some(model) = VenueModel::calibrate(detection, &known) {
-            self.venue = Some(model);
+        let mut known = known_cells(table, orientation, !covered);
+        // Only where its reading is heard (no hand of its own seen there).
+        for (label, cell) in known.iter_mut().zip(&detection.cells) {
+            if cell.hand >= HAND_THRESHOLD {
+                *label = None;
+            }
+        }
+        match &mut self.venue {
+            Some(model) => model.learn(detection, &known),
+            None => self.venue = VenueModel::calibrate(detection, &known),
         }
     }
 

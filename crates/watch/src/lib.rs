@@ -460,6 +460,9 @@ impl BoardWatch {
                 self.fusion.confirm_recovered(&readings, table, covered);
             } else {
                 self.fusion.confirm(&readings, table, !covered);
+                if let Some(d) = self.hands.detection() {
+                    self.fusion.learn(d, eyes.orientation(), table, covered);
+                }
             }
             if let Some(d) = self.hands.detection()
                 && real_hands
