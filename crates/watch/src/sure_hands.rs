@@ -5,7 +5,10 @@
 //! reads a piece leaning at the picture's edge as a hand, less surely and
 //! the same way on every frame: a square counts as covered only where the
 //! detector is sure of a hand and surer than it was on that square when the
-//! board was last known to hold the table.
+//! board was last known to hold the table. And a hand reaches in from
+//! outside the board: squares read so that no chain of them reaches the
+//! board's edge are a square's new look (a piece just moved there), not a
+//! hand.
 //!
 //! Input: the detector's readings of still frames; the squares the table
 //! was confirmed on. Output: the squares a hand surely covers.
@@ -53,7 +56,7 @@ impl SureHands {
 
     /// The squares a hand surely covers in `detection`.
     pub fn covered(&self, detection: &Detection, orientation: Orientation) -> Bitboard {
-        Square::ALL
+        let sure = Square::ALL
             .into_iter()
             .filter(|&sq| {
                 let hand = hand_at(detection, orientation, sq);
@@ -61,8 +64,29 @@ impl SureHands {
                     && self.usual[usize::from(sq)]
                         .is_none_or(|usual| log_odds(hand) >= usual + SURER_BY)
             })
-            .collect()
+            .collect();
+        reaching_the_edge(sure)
     }
+}
+
+/// The squares of `squares` joined to the board's edge by a chain of them,
+/// neighbour to neighbour (diagonals too): the shape of an arm reaching in.
+fn reaching_the_edge(squares: Bitboard) -> Bitboard {
+    let mut reached = squares & Bitboard::EDGES;
+    loop {
+        let grown = reached | (squares & neighbours(reached));
+        if grown == reached {
+            return reached;
+        }
+        reached = grown;
+    }
+}
+
+/// The squares next to any of `squares`.
+fn neighbours(squares: Bitboard) -> Bitboard {
+    squares.into_iter().fold(Bitboard::EMPTY, |all, sq| {
+        all | shakmaty::attacks::king_attacks(sq)
+    })
 }
 
 #[cfg(test)]
@@ -105,5 +129,30 @@ mod tests {
             hands.covered(&hand, o),
             Bitboard::from_square(Square::E1) | Bitboard::from_square(Square::F1)
         );
+    }
+
+    #[test]
+    fn a_hand_reaches_in_from_the_boards_edge() {
+        let o = Orientation::WhiteBottom;
+        let cell = |sq: Square| o.cell(usize::from(sq.file()), usize::from(sq.rank()));
+        let sure = |squares: &[Square]| {
+            let cells: Vec<usize> = squares.iter().map(|&sq| cell(sq)).collect();
+            detection(move |c| if cells.contains(&c) { 0.97 } else { 0.05 })
+        };
+        let hands = SureHands::default();
+        // An arm from White's side over d1, d2 and e3.
+        let arm = [Square::D1, Square::D2, Square::E3];
+        assert_eq!(
+            hands.covered(&sure(&arm), o),
+            arm.into_iter().collect::<Bitboard>()
+        );
+        // A pawn just set down on c4, its square new to the detector, and
+        // the arm: only the arm.
+        let with_c4 = [Square::D1, Square::D2, Square::E3, Square::C4];
+        assert_eq!(
+            hands.covered(&sure(&with_c4), o),
+            arm.into_iter().collect::<Bitboard>()
+        );
+        assert!(hands.covered(&sure(&[Square::C4]), o).is_empty());
     }
 }
