@@ -3,8 +3,9 @@
 //! and this light. A nearest-centroid model on the detector's own per-square
 //! features (a centroid each for empty, White and Black; one spread a
 //! feature, pooled and shrunk towards the average spread) is calibrated
-//! there, and for the rest of the game its say on each square's occupant is
-//! multiplied into the detector's probabilities.
+//! there and refit on each later position read with certainty, and its say
+//! on each square's occupant is multiplied into the detector's
+//! probabilities.
 //!
 //! What it gains on real photographs is measured by
 //! `cargo test -p referee-vision --test venue -- --nocapture`.
@@ -26,26 +27,26 @@ const OCCUPANTS: [Occupant; 3] = [Occupant::Empty, Occupant::White, Occupant::Bl
 /// The per-game model of this board's squares in the detector's features.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VenueModel {
-    seen: Seen,
+    learnt: Learnt,
     centroids: [Vec<f32>; 3],
     inverse_spread: Vec<f32>,
 }
 
 /// The labelled squares learnt from so far: by class, how many, and the
-/// sums of their features and of their squares.
+/// sums of their features and of their features squared.
 #[derive(Debug, Clone, PartialEq)]
-struct Seen {
+struct Learnt {
     counts: [usize; 3],
     sums: [Vec<f64>; 3],
-    squares: [Vec<f64>; 3],
+    sums_of_squares: [Vec<f64>; 3],
 }
 
-impl Seen {
+impl Learnt {
     fn new(n: usize) -> Self {
         Self {
             counts: [0; 3],
             sums: std::array::from_fn(|_| vec![0.0; n]),
-            squares: std::array::from_fn(|_| vec![0.0; n]),
+            sums_of_squares: std::array::from_fn(|_| vec![0.0; n]),
         }
     }
 
@@ -56,13 +57,13 @@ impl Seen {
             };
             self.counts[class] += 1;
             let features = detection.cell_features(cell);
-            for ((sum, square), &f) in self.sums[class]
+            for ((sum, squared), &f) in self.sums[class]
                 .iter_mut()
-                .zip(self.squares[class].iter_mut())
+                .zip(self.sums_of_squares[class].iter_mut())
                 .zip(features)
             {
                 *sum += f64::from(f);
-                *square += f64::from(f).powi(2);
+                *squared += f64::from(f).powi(2);
             }
         }
     }
@@ -79,7 +80,9 @@ impl Seen {
         let spread: Vec<f64> = (0..n)
             .map(|k| {
                 let within: f64 = (0..3)
-                    .map(|c| self.squares[c][k] - self.counts[c] as f64 * means[c][k].powi(2))
+                    .map(|c| {
+                        self.sums_of_squares[c][k] - self.counts[c] as f64 * means[c][k].powi(2)
+                    })
                     .sum();
                 (within / total).max(0.0)
             })
@@ -103,14 +106,14 @@ impl VenueModel {
         if n == 0 {
             return None;
         }
-        let mut seen = Seen::new(n);
-        seen.add(detection, known);
-        if seen.counts.contains(&0) {
+        let mut learnt = Learnt::new(n);
+        learnt.add(detection, known);
+        if learnt.counts.contains(&0) {
             return None;
         }
-        let (centroids, inverse_spread) = seen.fit();
+        let (centroids, inverse_spread) = learnt.fit();
         Some(Self {
-            seen,
+            learnt,
             centroids,
             inverse_spread,
         })
@@ -125,8 +128,8 @@ impl VenueModel {
         if detection.feature_len != self.inverse_spread.len() {
             return;
         }
-        self.seen.add(detection, known);
-        (self.centroids, self.inverse_spread) = self.seen.fit();
+        self.learnt.add(detection, known);
+        (self.centroids, self.inverse_spread) = self.learnt.fit();
     }
 
     /// The detection with each cell's occupant probabilities weighed by the
