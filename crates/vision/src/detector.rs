@@ -182,7 +182,7 @@ impl Detection {
         let mut left = Bitboard(self.covered(orientation));
         let mut arms = [0, 0];
         while let Some(seed) = left.first() {
-            let patch = patch_around(seed, left);
+            let patch = patch_around(Bitboard::from_square(seed), left);
             left ^= patch;
             let reaches = |rank: Rank| patch.intersects(Bitboard::from_rank(rank));
             match (reaches(Rank::First), reaches(Rank::Eighth)) {
@@ -462,10 +462,11 @@ fn planar(image: &Mat) -> Result<Vec<f32>> {
     Ok(planes)
 }
 
-/// The squares joined to `seed` within `within`, neighbours by a side or
-/// a corner.
-fn patch_around(seed: Square, within: Bitboard) -> Bitboard {
-    let mut patch = Bitboard::from_square(seed);
+/// The squares of `within` joined to `seeds` by a chain of squares of
+/// `within`, neighbours by a side or a corner (the seeds themselves
+/// included).
+pub fn patch_around(seeds: Bitboard, within: Bitboard) -> Bitboard {
+    let mut patch = seeds;
     loop {
         let grown = patch.into_iter().fold(patch, |grown, sq| {
             grown | (shakmaty::attacks::king_attacks(sq) & within)

@@ -43,7 +43,7 @@ pub use baseline::{Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Occupan
 pub use clock::ClockWatch;
 pub use detector::{
     CellReading, DETECTOR_RECTIFIER, Detection, Detector, HAND_THRESHOLD, PRESENT_THRESHOLD,
-    SURE_HAND_THRESHOLD,
+    SURE_HAND_THRESHOLD, patch_around,
 };
 pub use error::{Error, Result};
 pub use eyes::{BoardReading, Eyes};

@@ -6,14 +6,13 @@
 //! the same way on every frame: a square counts as covered only where the
 //! detector is sure of a hand and surer than it was on that square when the
 //! board was last known to hold the table. And a hand reaches in from
-//! outside the board: squares read so that no chain of them reaches the
-//! board's edge are a square's new look (a piece just moved there), not a
-//! hand.
+//! outside the board: such squares that no chain of them joins to the
+//! board's edge are no hand.
 //!
 //! Input: the detector's readings of still frames; the squares the table
 //! was confirmed on. Output: the squares a hand surely covers.
 
-use referee_vision::{Detection, Orientation, SURE_HAND_THRESHOLD};
+use referee_vision::{Detection, Orientation, SURE_HAND_THRESHOLD, patch_around};
 use shakmaty::{Bitboard, Square};
 
 /// How much surer (log-odds) than on the known board the detector must be
@@ -56,7 +55,7 @@ impl SureHands {
 
     /// The squares a hand surely covers in `detection`.
     pub fn covered(&self, detection: &Detection, orientation: Orientation) -> Bitboard {
-        let sure = Square::ALL
+        let sure: Bitboard = Square::ALL
             .into_iter()
             .filter(|&sq| {
                 let hand = hand_at(detection, orientation, sq);
@@ -65,28 +64,10 @@ impl SureHands {
                         .is_none_or(|usual| log_odds(hand) >= usual + SURER_BY)
             })
             .collect();
-        reaching_the_edge(sure)
+        // Joined to the board's edge, square by neighbouring square: the
+        // shape of an arm reaching in.
+        patch_around(sure & Bitboard::EDGES, sure)
     }
-}
-
-/// The squares of `squares` joined to the board's edge by a chain of them,
-/// neighbour to neighbour (diagonals too): the shape of an arm reaching in.
-fn reaching_the_edge(squares: Bitboard) -> Bitboard {
-    let mut reached = squares & Bitboard::EDGES;
-    loop {
-        let grown = reached | (squares & neighbours(reached));
-        if grown == reached {
-            return reached;
-        }
-        reached = grown;
-    }
-}
-
-/// The squares next to any of `squares`.
-fn neighbours(squares: Bitboard) -> Bitboard {
-    squares.into_iter().fold(Bitboard::EMPTY, |all, sq| {
-        all | shakmaty::attacks::king_attacks(sq)
-    })
 }
 
 #[cfg(test)]
