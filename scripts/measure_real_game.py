@@ -19,6 +19,14 @@ shows it, and the same video again with every still changed one way:
   grainy      sensor noise (Gaussian, sigma 4 grey levels)
   jpeg_60     a cheaper camera's compression (each still JPEG at quality 60)
 
+and, named on the command line only (not among the default nine):
+
+  small       the stills at 320 pixels a side, a lower-resolution camera
+  large       the stills at 720 pixels a side
+  framed      a picture not cropped to the board: a 30-pixel border of
+              table grey around every still (the corners given are the
+              board's, inside it)
+
 For each, `referee replay VIDEO --corners … --json` is run and the record
 compared with `game.pgn`: plies exact before the first difference, moves
 right at their ply, moves read, moves marked recovered, the incidents
@@ -26,9 +34,11 @@ raised (none happened in the game), and whether the record is silently
 wrong: a move neither right at its ply nor marked recovered, moves missing
 with no `record_gap` raised, or an incident other than a `record_gap`.
 
-    scripts/measure_real_game [--hold 1.5] [--found] [--jobs 2] [--keep DIR] [VARIANT ...]
+    scripts/measure_real_game [--hold 1.5] [--found | --inset PX] [--jobs 2] [--keep DIR] [VARIANT ...]
 
 `--found` gives no corners: the referee finds the board in each video.
+`--inset PX` gives corners PX pixels inside the board's on every side (a
+user's corners a little off).
 
 Needs OpenCV and NumPy (`scripts/measure_real_game` installs them in its own
 environment).
@@ -77,6 +87,15 @@ VARIANTS = {
     "grainy": lambda im, k: noise(im, 4.0, k),
     "jpeg_60": lambda im, k: recompressed(im, 60),
 }
+FRAME = 30
+EXTRA = {
+    "small": lambda im, k: cv2.resize(im, (320, 320), interpolation=cv2.INTER_AREA),
+    "large": lambda im, k: cv2.resize(im, (720, 720), interpolation=cv2.INTER_AREA),
+    "framed": lambda im, k: cv2.copyMakeBorder(im, FRAME, FRAME, FRAME, FRAME,
+                                               cv2.BORDER_CONSTANT, value=(90, 100, 110)),
+}
+# Pixels between the picture's edge and the board's, by variant.
+MARGIN = {"framed": FRAME}
 
 
 def stills():
@@ -107,9 +126,10 @@ def write_video(name, change, hold, out):
     return path, (width, height)
 
 
-def replay(referee, video, size, found=False):
+def replay(referee, video, size, found=False, margin=0):
     width, height = size
-    corners = [] if found else ["--corners", f"0,0,{width},0,{width},{height},0,{height}"]
+    left, top, right, bottom = margin, margin, width - margin, height - margin
+    corners = [] if found else ["--corners", f"{left},{top},{right},{top},{right},{bottom},{left},{bottom}"]
     run = subprocess.run([referee, "replay", str(video), *corners, "--json"],
                          cwd=ROOT, capture_output=True, text=True)
     if run.returncode != 0:
@@ -140,24 +160,34 @@ def main():
     parser.add_argument("--keep", type=Path, help="keep each variant's video and verdict here")
     parser.add_argument("--found", action="store_true",
                         help="give no corners: the referee finds the board in each video")
+    parser.add_argument("--inset", type=int, default=0,
+                        help="give corners this many pixels inside the board's")
     parser.add_argument("variants", nargs="*", default=list(VARIANTS))
     args = parser.parse_args()
-    unknown = [v for v in args.variants if v not in VARIANTS]
+    if args.found and args.inset:
+        sys.exit("--found gives no corners, --inset moves the corners given: choose one")
+    changes = {**VARIANTS, **EXTRA}
+    unknown = [v for v in args.variants if v not in changes]
     if unknown:
-        sys.exit(f"unknown variants {unknown}: choose among {list(VARIANTS)}")
+        sys.exit(f"unknown variants {unknown}: choose among {list(changes)}")
     truth = game_sans()
     with tempfile.TemporaryDirectory(prefix="referee-real-game-") as scratch:
         out = args.keep or Path(scratch)
         out.mkdir(parents=True, exist_ok=True)
-        videos = {name: write_video(name, VARIANTS[name], args.hold, out) for name in args.variants}
+        videos = {name: write_video(name, changes[name], args.hold, out) for name in args.variants}
+
+        def replay_one(name):
+            margin = MARGIN.get(name, 0) + args.inset
+            return replay(args.referee, *videos[name], found=args.found, margin=margin)
+
         with ThreadPoolExecutor(args.jobs) as pool:
-            verdicts = dict(zip(videos, pool.map(lambda v: replay(args.referee, *v, found=args.found),
-                                                 videos.values())))
+            verdicts = dict(zip(videos, pool.map(replay_one, videos)))
         for name, verdict in verdicts.items():
-            suffix = "_found" if args.found else ""
+            suffix = "_found" if args.found else f"_inset{args.inset}" if args.inset else ""
             (out / f"{name}{suffix}.json").write_text(json.dumps(verdict, indent=1))
     whole = silent_records = 0
-    corners = "found by the referee" if args.found else "given"
+    corners = ("found by the referee" if args.found
+               else f"given {args.inset} px inside the board's" if args.inset else "given")
     print(f"bgu_game2, {len(truth)} plies, each still held {args.hold} s at {FPS} fps, corners {corners}")
     for name, verdict in verdicts.items():
         exact, right, read, marked, incidents, silent = compare(verdict, truth)
