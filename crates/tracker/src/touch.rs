@@ -220,9 +220,13 @@ impl Tracker {
     }
 
     /// The side that has gripped pieces with both hands for
-    /// [`DWELL_FRAMES`] frames, once a turn.
+    /// [`DWELL_FRAMES`] frames, once a turn. Only frames with a hand on a
+    /// piece count: two arms over the board make no move (the detector
+    /// reads a table's edge or a sleeve lying along the picture's border
+    /// as arms, on real footage before its hands are told).
     pub(crate) fn follow_two_hands(&mut self, obs: &Observation) -> Option<Color> {
-        self.two_hands = streak(self.two_hands, obs.two_hands);
+        let handling = obs.two_hands.filter(|_| obs.fingertip.is_some());
+        self.two_hands = streak(self.two_hands, handling);
         let (side, frames) = self.two_hands?;
         (frames == DWELL_FRAMES && !self.two_handed.contains(&side)).then(|| {
             self.two_handed.push(side);

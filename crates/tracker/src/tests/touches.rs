@@ -337,12 +337,30 @@ fn both_hands_gripping_pieces_are_told_once_a_turn_as_they_happen() {
     // White castles-like with two hands: a flicker first, then held.
     for two in [true, false, true, true, true, true, true] {
         t += 0.05;
-        let mut obs = frame(t, &[Square::E1], false, None);
+        let mut obs = frame(t, &[Square::E1], false, Some(Square::E1));
         obs.two_hands = two.then_some(Color::White);
         events.extend(tracker.push(&obs).events);
     }
     let seen: Vec<(Action, Option<Color>)> = events.iter().map(|e| (e.action, e.side)).collect();
     assert_eq!(seen, [(Action::TwoHands, Some(Color::White))]);
+}
+
+#[test]
+fn two_arms_over_the_board_with_no_hand_on_a_piece_make_no_move() {
+    let mut tracker = Tracker::new(Chess::default());
+    let mut events = Vec::new();
+    let mut t = 0.0;
+    // Two arms read along White's edge of a still picture, no fingertip.
+    for _ in 0..20 {
+        t += 0.1;
+        let mut obs = frame(t, &[], true, None);
+        obs.two_hands = Some(Color::White);
+        events.extend(tracker.push(&obs).events);
+    }
+    assert!(
+        !events.iter().any(|e| e.action == Action::TwoHands),
+        "{events:?}"
+    );
 }
 
 #[test]
