@@ -17,7 +17,11 @@
 //! real opening clip of `../shared/data/real`, the board found by the
 //! service, so MediaPipe's hand models run), started one after another
 //! across the run so that one streams throughout; their records are
-//! counted apart. `LOAD_STORE=postgres` runs the same on a PostgreSQL
+//! counted apart; `LOAD_REAL_TOGETHER=1` starts them together instead (as
+//! far apart as the rendered boards' cameras), to find how many boards of
+//! real footage one service holds at once; `LOAD_REAL_FPS` sends the clip
+//! as a camera of that rate would (every k-th of its 20 frames a second).
+//! `LOAD_STORE=postgres` runs the same on a PostgreSQL
 //! server the bench starts, and `LOAD_INSTANCES=N` (with it) on N
 //! instances of the service sharing it, the boards dealt out between them
 //! and every record read from the last instance, which also lists all the
@@ -86,8 +90,9 @@ fn footage(seconds: f64) -> Footage {
 }
 
 /// The real opening clip (a real board, real hands), when the shared data
-/// is there.
-fn real_footage() -> Option<Footage> {
+/// is there, as a camera taking `fps` frames a second would send it (at
+/// most the clip's own: every k-th frame kept).
+fn real_footage(fps: Option<f64>) -> Option<Footage> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/real/opening_clip.avi");
     let mut video = referee_vision::VideoReader::open(&path).ok()?;
@@ -99,11 +104,12 @@ fn real_footage() -> Option<Footage> {
         ));
         last_t = t;
     }
-    let fps = (frames.len().saturating_sub(1)) as f64 / last_t.max(f64::EPSILON);
+    let filmed = (frames.len().saturating_sub(1)) as f64 / last_t.max(f64::EPSILON);
+    let every = fps.map_or(1, |fps| (filmed / fps).round().max(1.0) as usize);
     Some(Footage {
-        frames,
+        frames: frames.into_iter().step_by(every).collect(),
         corners: None,
-        fps,
+        fps: filmed / every as f64,
     })
 }
 
@@ -432,7 +438,7 @@ fn cameras(
     footage: &Arc<Footage>,
     expected: &Arc<Vec<String>>,
     stagger: Duration,
-    real: Option<(usize, &Clip)>,
+    real: Option<(usize, &Clip, bool)>,
 ) -> Vec<Camera> {
     let mut cameras: Vec<Camera> = (0..boards)
         .map(|b| Camera {
@@ -443,8 +449,14 @@ fn cameras(
             real: false,
         })
         .collect();
-    if let Some((count, clip)) = real {
-        let apart = (footage.seconds() / count.max(1) as f64).max(clip.footage.seconds());
+    if let Some((count, clip, together)) = real {
+        // One after another (one streams throughout), or together, as far
+        // apart as the rendered boards' cameras.
+        let apart = if together {
+            stagger.as_secs_f64()
+        } else {
+            (footage.seconds() / count.max(1) as f64).max(clip.footage.seconds())
+        };
         cameras.extend((0..count).map(|r| Camera {
             board: format!("real{r}"),
             footage: clip.footage.clone(),
@@ -523,15 +535,24 @@ fn main() {
     let footage = Arc::new(footage(seconds));
     let expected = Arc::new(reference(&footage));
     let real_boards = env("LOAD_REAL", if benchmarking { 4.0 } else { 0.0 }) as usize;
+    let together = env("LOAD_REAL_TOGETHER", 0.0) > 0.0;
+    let real_fps = std::env::var("LOAD_REAL_FPS")
+        .ok()
+        .and_then(|v| v.parse().ok());
     let real = (real_boards > 0).then(|| {
         let footage =
-            Arc::new(real_footage().expect("the real opening clip in ../shared/data/real"));
+            Arc::new(real_footage(real_fps).expect("the real opening clip in ../shared/data/real"));
         let expected = Arc::new(reference(&footage));
         println!(
-            "load: {real_boards} boards of the real opening clip ({} frames at {:.0} fps, {} moves read alone), one after another",
+            "load: {real_boards} boards of the real opening clip ({} frames at {:.0} fps, {} moves read alone), {}",
             footage.frames.len(),
             footage.fps,
-            expected.len()
+            expected.len(),
+            if together {
+                "streaming together"
+            } else {
+                "one after another"
+            }
         );
         Clip { footage, expected }
     });
@@ -580,7 +601,7 @@ fn main() {
         &footage,
         &expected,
         stagger,
-        real.as_ref().map(|clip| (real_boards, clip)),
+        real.as_ref().map(|clip| (real_boards, clip, together)),
     );
     let outcome = runtime.block_on(run(setup, &first, fps));
     report(&outcome, started.elapsed().as_secs_f64());
