@@ -24,12 +24,10 @@ pub const REAL_AFTER_FRAMES: u32 = 5;
 pub const RENDERED_AFTER_FRAMES: u32 = 50;
 
 /// On a render, MediaPipe follows a hand on at most this share as many
-/// frames as the detector sees one it does not. Renders, when told: at
-/// most 15 followed to 50 (touch bench seeds 9000-9039 and the scenario
-/// library, most 0 to 3). Real footage whose picture is not cropped to the
-/// board loses its hands far more often than that, arms coming in over
-/// the picture's edge, yet not that often: the real opening clip framed by
-/// table, 33 to 50.
+/// frames as the detector sees one it does not. Real footage whose picture
+/// is not cropped to the board loses its hands too, arms coming in over
+/// the picture's edge, but far less often than renders do (the counts of
+/// both are in `models/HANDS.md`).
 pub const RENDERED_FOLLOWED_SHARE: f32 = 0.4;
 
 /// Frames with a hand (followed by MediaPipe, or seen by the detector alone)
