@@ -15,23 +15,22 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use opencv::core::Mat;
 use referee_vision::detector::DETECTOR_RECTIFIER;
 use referee_vision::{
     BoardCorners, ChangeDetector, ColourBaseline, Detector, HandModels, HandTracker, Rectifier,
     Thumbnail, VideoReader, locate_board,
 };
 
-/// Milliseconds `work` took on each frame.
-fn timed(frames: &[Mat], mut work: impl FnMut(&Mat)) -> Vec<f64> {
-    frames
+/// What `work` made of each item, and the milliseconds it took on each.
+fn timed<T, R>(items: &[T], mut work: impl FnMut(&T) -> R) -> (Vec<R>, Vec<f64>) {
+    items
         .iter()
-        .map(|frame| {
+        .map(|item| {
             let clock = Instant::now();
-            work(frame);
-            clock.elapsed().as_secs_f64() * 1e3
+            let made = work(item);
+            (made, clock.elapsed().as_secs_f64() * 1e3)
         })
-        .collect()
+        .unzip()
 }
 
 /// Prints a stage's mean and median against the decode's mean; the
@@ -95,27 +94,17 @@ fn main() {
     println!("{}: {} frames", video.display(), frames.len());
     report("decode", decoding, decode);
     let eyes = Rectifier::default();
-    report(
-        "eyes' warp",
-        timed(&frames, |f| {
-            eyes.rectify(f, &corners).expect("warps");
-        }),
-        decode,
-    );
+    // Each warp timed dropped at once, as the chain drops it: the boards
+    // the later stages read are warped again, untimed.
+    let (_, ms) = timed(&frames, |f| drop(eyes.rectify(f, &corners).expect("warps")));
+    report("eyes' warp", ms, decode);
     let boards: Vec<_> = frames
         .iter()
         .map(|f| eyes.rectify(f, &corners).expect("warps"))
         .collect();
     let mut change = ChangeDetector::new();
-    let mut index = 0;
-    report(
-        "change (blur, Lab, diffs)",
-        timed(&frames, |_| {
-            change.observe(&boards[index]).expect("observes");
-            index += 1;
-        }),
-        decode,
-    );
+    let (_, ms) = timed(&boards, |b| change.observe(b).expect("observes"));
+    report("change (blur, Lab, diffs)", ms, decode);
     // Any occupancy will do for timing the colours' reading.
     let known = std::array::from_fn(|cell| match cell / 16 {
         0 => referee_vision::Occupant::Black,
@@ -123,86 +112,51 @@ fn main() {
         _ => referee_vision::Occupant::Empty,
     });
     if let Some(baseline) = ColourBaseline::calibrate(&boards[0], &known).expect("calibrates") {
-        let mut index = 0;
-        report(
-            "colours",
-            timed(&frames, |_| {
-                baseline.probabilities(&boards[index]).expect("reads");
-                index += 1;
-            }),
-            decode,
-        );
+        let (_, ms) = timed(&boards, |b| baseline.probabilities(b).expect("reads"));
+        report("colours", ms, decode);
     }
-    report(
-        "thumbnail",
-        timed(&frames, |f| {
-            Thumbnail::of(f, &corners).expect("copies");
-        }),
-        decode,
-    );
-    report(
-        "detector's warp",
-        timed(&frames, |f| {
-            DETECTOR_RECTIFIER.rectify(f, &corners).expect("warps");
-        }),
-        decode,
-    );
-    let views: Vec<_> = frames
-        .iter()
-        .map(|f| DETECTOR_RECTIFIER.rectify(f, &corners).expect("warps"))
-        .collect();
+    let (_, ms) = timed(&frames, |f| Thumbnail::of(f, &corners).expect("copies"));
+    report("thumbnail", ms, decode);
+    let warp = |f: &opencv::core::Mat| DETECTOR_RECTIFIER.rectify(f, &corners).expect("warps");
+    let (_, ms) = timed(&frames, |f| drop(warp(f)));
+    report("detector's warp", ms, decode);
+    let views: Vec<_> = frames.iter().map(warp).collect();
     let mut detector = Detector::load().expect("the detector loads");
-    let mut index = 0;
-    report(
-        "detector's run",
-        timed(&frames, |_| {
-            detector
-                .detect_rectified(&views[index].image)
-                .expect("runs");
-            index += 1;
-        }),
-        decode,
+    let (_, ms) = timed(&views, |v| {
+        detector.detect_rectified(&v.image).expect("runs")
+    });
+    report("detector's run", ms, decode);
+    let mut models = match HandModels::load() {
+        Ok(models) => models,
+        Err(err) => return println!("real-hand models not timed: {err}"),
+    };
+    let (_, ms) = timed(&frames, |f| models.palms(f).expect("runs"));
+    report("palm model", ms, decode);
+    let mut tracker = HandTracker::new(models);
+    let times: Vec<f64> = (0..frames.len()).map(|i| i as f64 / reader.fps).collect();
+    let mut frame = frames.iter();
+    let (followed, ms) = timed(&times, |&t| {
+        let before = tracker.palm_runs;
+        let hands = tracker
+            .track(frame.next().expect("a frame a time"), t)
+            .expect("runs")
+            .len();
+        (tracker.palm_runs > before, hands)
+    });
+    report("hands followed (MediaPipe)", ms, decode);
+    println!(
+        "  palm model on {} of {} frames; {} hand crops read by the landmark model",
+        tracker.palm_runs,
+        frames.len(),
+        followed.iter().map(|(_, n)| n).sum::<usize>()
     );
-    match HandModels::load() {
-        Ok(mut hands) => report(
-            "palm model",
-            timed(&frames, |f| {
-                hands.palms(f).expect("runs");
-            }),
-            decode,
-        ),
-        Err(err) => println!("real-hand models not timed: {err}"),
-    }
-    if let Ok(models) = HandModels::load() {
-        let mut tracker = HandTracker::new(models);
-        let (mut index, mut followed) = (0, 0);
-        let mut pattern = String::new();
-        report(
-            "hands followed (MediaPipe)",
-            timed(&frames, |f| {
-                let before = tracker.palm_runs;
-                let n = tracker
-                    .track(f, index as f64 / reader.fps)
-                    .expect("runs")
-                    .len();
-                followed += n;
-                if index < 200 {
-                    pattern.push_str(&format!(
-                        "{}{n} ",
-                        if tracker.palm_runs > before { "P" } else { "" }
-                    ));
-                }
-                index += 1;
-            }),
-            decode,
-        );
-        println!(
-            "  palm model on {} of {} frames; {followed} hand crops read by the landmark model",
-            tracker.palm_runs,
-            frames.len()
-        );
-        println!(
-            "  hands followed frame by frame (P: the palm model ran), the first 200: {pattern}"
-        );
-    }
+    let pattern: Vec<String> = followed
+        .iter()
+        .take(200)
+        .map(|&(palm, n)| format!("{}{n}", if palm { "P" } else { "" }))
+        .collect();
+    println!(
+        "  hands followed frame by frame (P: the palm model ran), the first 200: {}",
+        pattern.join(" ")
+    );
 }
