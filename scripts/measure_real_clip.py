@@ -22,7 +22,10 @@ raised (none happened), what the hands were told to be, the grips found
 (each moved piece touched by its own side's hand before it is lifted: e2
 White, e7 Black, d1 White, b8 Black) and the touches of other squares.
 
-    scripts/measure_real_clip [--referee PATH] [--jobs 2] [--keep DIR] [VARIANT ...]
+    scripts/measure_real_clip [--referee PATH] [--jobs 2] [--keep DIR] [--table B,G,R] [VARIANT ...]
+
+`--table` colours the table of the framed variants (BGR, default
+90,100,110).
 
 Needs OpenCV and NumPy (`scripts/measure_real_clip` installs them in the
 environment `scripts/measure_real_game` uses).
@@ -119,8 +122,12 @@ def main():
     parser.add_argument("--referee", default=str(ROOT / "target" / "release" / "referee"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", help="keep each variant's video and verdict here")
+    parser.add_argument("--table", help="the framed variants' table colour, B,G,R")
     parser.add_argument("variants", nargs="*")
     args = parser.parse_args()
+    if args.table:
+        global TABLE
+        TABLE = tuple(int(v) for v in args.table.split(","))
     if not CLIP.exists():
         sys.exit(f"the real opening clip is not at {CLIP}")
     names = args.variants or list(ALL)
