@@ -67,7 +67,7 @@ pub use touch::{
     ACCUSING_CONTACT_SECONDS, ACCUSING_REST_SECONDS, DWELL_FRAMES, REACH_SECONDS, REST_MOTION,
     REST_RISE,
 };
-use touch::{HeldTouch, Rest};
+use touch::{Bare, HeldTouch, Rest};
 pub use unseen::{UNSEEN_MOVE_SURE_SQUARES, UNSEEN_PRESS_SECONDS};
 
 /// Frames in a row a hand must be at the clock for a press (a press is quick).
@@ -120,10 +120,10 @@ pub struct Tracker {
     dwell_since: f64,
     /// How much the dwell's square differed from the board as accepted on
     /// the frame before the fingertip arrived on it (see [`REST_RISE`]).
-    dwell_bare: f32,
-    /// Each square's change score on the frame before
-    /// ([`Observation::scores`]).
-    last_scores: [f32; 64],
+    dwell_bare: Bare,
+    /// Each square's change scores on the frame before
+    /// ([`Observation::scores`], [`Observation::head_scores`]).
+    last_scores: [Bare; 64],
     /// That dwell has made its touch already, or belongs to the move just
     /// read (the mover's hand letting go): it makes no other.
     dwell_spent: bool,
@@ -195,8 +195,8 @@ impl Tracker {
             glimpsed: Vec::new(),
             dwell: None,
             dwell_since: 0.0,
-            dwell_bare: 0.0,
-            last_scores: [0.0; 64],
+            dwell_bare: Bare::default(),
+            last_scores: [Bare::default(); 64],
             dwell_spent: false,
             rested: Rest::default(),
             last_frame: None,

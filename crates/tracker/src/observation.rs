@@ -62,6 +62,14 @@ pub struct Observation {
     /// How much of each square's picture changed since the previous frame
     /// (percent of its pixels), by `Square` index: where a hand moves.
     pub motion: [f32; 64],
+    /// How strongly the picture where each square's piece shows its head
+    /// differs from the last accepted picture (the scale of `scores`), by
+    /// `Square` index: a finger resting on the back of a piece at the
+    /// board's edge changes it and may leave `scores` as they were.
+    pub head_scores: [f32; 64],
+    /// How much of that picture changed since the previous frame (the scale
+    /// of `motion`), by `Square` index.
+    pub head_motion: [f32; 64],
     /// What the eyes believe stands on each square, every pair of eyes
     /// fused, squares under a hand unknown ([`BoardBelief::unknown`] from
     /// eyes that give none): the still board's position is decided by it

@@ -39,20 +39,43 @@ pub const REST_MOTION: f32 = 10.0;
 /// …and where its square's picture differs from the board as last
 /// accepted by at least this much more than on the frame before the
 /// fingertip arrived on it (the scale of [`Observation::scores`]): a
-/// finger on the piece covers part of it. A fingertip read on a piece
-/// whose square looks as it did before is a hand beside it: coming in or
-/// going away over the board's edge, or passing above it.
+/// finger on the piece covers part of it. Or where the piece's head shows
+/// ([`Observation::head_scores`]), that picture standing still too: a
+/// piece on the board's edge touched from behind is touched where its head
+/// leans out, past its square's picture. A fingertip read on a piece that
+/// looks as it did before is a hand beside it: coming in or going away
+/// over the board's edge, or passing above it.
 pub const REST_RISE: f32 = 1.5;
+
+/// A square's change scores ([`Observation::scores`] and
+/// [`Observation::head_scores`]) on one frame.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Bare {
+    piece: f32,
+    head: f32,
+}
+
+impl Bare {
+    /// Every square's scores in `obs`, by `Square` index.
+    pub(crate) fn of(obs: &Observation) -> [Self; 64] {
+        std::array::from_fn(|sq| Self {
+            piece: obs.scores[sq],
+            head: obs.head_scores[sq],
+        })
+    }
+}
 
 /// Whether the fingertip rests on its square `sq` in `obs`, taken
 /// `interval` seconds after the frame before: the square stood still
-/// ([`REST_MOTION`]) with a finger over it, its change score `bare` before
-/// the fingertip came ([`REST_RISE`]).
-fn resting(obs: &Observation, sq: Square, interval: f64, bare: f32) -> bool {
+/// ([`REST_MOTION`]) with a finger over it, its change scores `bare`
+/// before the fingertip came ([`REST_RISE`]).
+fn resting(obs: &Observation, sq: Square, interval: f64, bare: Bare) -> bool {
     let square = usize::from(sq);
-    interval > 0.0
-        && f64::from(obs.motion[square]) <= f64::from(REST_MOTION) * interval
-        && obs.scores[square] - bare >= REST_RISE
+    let still = |motion: f32| f64::from(motion) <= f64::from(REST_MOTION) * interval;
+    let on_piece = obs.scores[square] - bare.piece >= REST_RISE;
+    let on_head =
+        obs.head_scores[square] - bare.head >= REST_RISE && still(obs.head_motion[square]);
+    interval > 0.0 && still(obs.motion[square]) && (on_piece || on_head)
 }
 
 /// How long a fingertip must rest (see [`REST_MOTION`]) on a piece in its
@@ -88,8 +111,8 @@ pub(crate) struct HeldTouch {
     square: Square,
     /// When the fingertip was last seen on it.
     last_seen: f64,
-    /// Its square's change score on the frame before the fingertip came.
-    bare: f32,
+    /// Its square's change scores on the frame before the fingertip came.
+    bare: Bare,
     /// The contact so far (seconds): from `t` to the end of the frame it
     /// was last seen on.
     contact: f64,
@@ -266,7 +289,7 @@ impl Tracker {
         if let Some(tip) = obs.fingertip {
             self.tip_last_seen[usize::from(tip)] = Some(obs.t);
         }
-        let before = std::mem::replace(&mut self.last_scores, obs.scores);
+        let before = std::mem::replace(&mut self.last_scores, Bare::of(obs));
         let letting_go = self.follow_letting_go(obs);
         for touch in &mut self.held {
             touch.follow(obs, interval);

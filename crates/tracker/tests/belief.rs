@@ -26,6 +26,8 @@ fn still_reading(t: f64, board: &Board) -> Observation {
         covered: 0,
         still: true,
         motion: [0.0; 64],
+        head_scores: [0.0; 64],
+        head_motion: [0.0; 64],
         belief,
     }
 }

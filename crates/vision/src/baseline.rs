@@ -256,6 +256,28 @@ pub struct Change {
     pub motion: f64,
     /// The same percentage on each cell: where on the board things move.
     pub cell_motion: [f32; 64],
+    /// Where the head of a piece on each cell shows
+    /// ([`RectifiedBoard::head_rect`]): how much it differs from the
+    /// reference, and how much of it changed since the previous frame.
+    pub head: Heads,
+}
+
+/// The change where each cell's piece shows its head, on the scales of
+/// [`Change::scores`] and [`Change::cell_motion`]: a finger on the back of
+/// a piece at the board's edge shows there and nowhere else.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Heads {
+    pub scores: [f32; 64],
+    pub motion: [f32; 64],
+}
+
+impl Default for Heads {
+    fn default() -> Self {
+        Self {
+            scores: [0.0; 64],
+            motion: [0.0; 64],
+        }
+    }
 }
 
 /// Motion (percent of pixels) under which a warm-up picture counts as still.
@@ -282,9 +304,9 @@ impl ChangeDetector {
     /// The first board becomes the reference.
     pub fn observe(&mut self, board: &RectifiedBoard) -> Result<Change> {
         let lab = blurred_lab(&board.image)?;
-        let (motion, cell_motion) = match &self.previous {
+        let (motion, cell_motion, head_motion) = match &self.previous {
             Some(previous) => motion_between(board, &lab, previous)?,
-            None => (0.0, [0.0; 64]),
+            None => (0.0, [0.0; 64], [0.0; 64]),
         };
         // During the warm-up the reference follows every still picture: a
         // camera's first frames are often half-decoded or still exposing.
@@ -295,9 +317,9 @@ impl ChangeDetector {
         if self.frames >= WARM_UP_FRAMES {
             self.settled = true;
         }
-        let (cells, scores) = match &self.reference {
+        let (cells, scores, head_scores) = match &self.reference {
             Some(reference) => changed_cells(board, &lab, reference)?,
-            None => (0, [0.0; 64]),
+            None => (0, [0.0; 64], [0.0; 64]),
         };
         self.previous = Some(lab);
         Ok(Change {
@@ -305,6 +327,10 @@ impl ChangeDetector {
             scores,
             motion,
             cell_motion,
+            head: Heads {
+                scores: head_scores,
+                motion: head_motion,
+            },
         })
     }
 
@@ -324,7 +350,7 @@ impl ChangeDetector {
         let Some(reference) = &self.reference else {
             return Ok((0, 0.0));
         };
-        let (cells, scores) = changed_cells(board, &blurred_lab(&board.image)?, reference)?;
+        let (cells, scores, _) = changed_cells(board, &blurred_lab(&board.image)?, reference)?;
         Ok((cells.count_ones(), scores.iter().sum()))
     }
 
@@ -367,9 +393,9 @@ pub(crate) fn blurred_lab(image: &Mat) -> Result<Mat> {
 const MOTION_DIFF: f64 = 15.0;
 
 /// Percentage of pixels whose largest channel changed by more than
-/// [`MOTION_DIFF`] between `a` and `b`: over the whole picture, and over
-/// each of `board`'s cells.
-fn motion_between(board: &RectifiedBoard, a: &Mat, b: &Mat) -> Result<(f64, [f32; 64])> {
+/// [`MOTION_DIFF`] between `a` and `b`: over the whole picture, over each
+/// of `board`'s cells, and where each cell's piece shows its head.
+fn motion_between(board: &RectifiedBoard, a: &Mat, b: &Mat) -> Result<(f64, [f32; 64], [f32; 64])> {
     let mut diff = Mat::default();
     core::absdiff(a, b, &mut diff).doing("differencing frames")?;
     let mut channels = core::Vector::<Mat>::new();
@@ -391,24 +417,38 @@ fn motion_between(board: &RectifiedBoard, a: &Mat, b: &Mat) -> Result<(f64, [f32
     )
     .doing("thresholding motion")?;
     let whole = core::mean(&changed, &core::no_array()).doing("measuring motion")?[0];
-    let mut cells = [0.0f32; 64];
-    for (cell, motion) in cells.iter_mut().enumerate() {
-        let rect = board.square_rect((cell / 8) as i32, (cell % 8) as i32, 0.0);
+    let share = |rect| -> Result<f32> {
         let roi = Mat::roi(&changed, rect).doing("taking a square")?;
-        *motion = core::mean(&roi, &core::no_array()).doing("measuring motion")?[0] as f32;
+        Ok(core::mean(&roi, &core::no_array()).doing("measuring motion")?[0] as f32)
+    };
+    let (mut cells, mut heads) = ([0.0f32; 64], [0.0f32; 64]);
+    for cell in 0..64 {
+        let (row, col) = ((cell / 8) as i32, (cell % 8) as i32);
+        cells[cell] = share(board.square_rect(row, col, 0.0))?;
+        heads[cell] = share(board.head_rect(row, col, 0.0))?;
     }
-    Ok((whole, cells))
+    Ok((whole, cells, heads))
 }
 
-fn changed_cells(board: &RectifiedBoard, lab: &Mat, reference: &Mat) -> Result<(u64, [f32; 64])> {
+/// The cells that differ from `reference`, how much each differs where its
+/// piece shows, and how much where its piece's head shows.
+fn changed_cells(
+    board: &RectifiedBoard,
+    lab: &Mat,
+    reference: &Mat,
+) -> Result<(u64, [f32; 64], [f32; 64])> {
     let mut diff = Mat::default();
     core::absdiff(lab, reference, &mut diff).doing("differencing with the reference")?;
-    let mut scores = [0.0f32; 64];
-    for (cell, score) in scores.iter_mut().enumerate() {
-        let rect = board.piece_rect((cell / 8) as i32, (cell % 8) as i32, CHANGE_INSET);
+    let differs = |rect| -> Result<f32> {
         let roi = Mat::roi(&diff, rect).doing("taking a square")?;
         let mean = core::mean(&roi, &core::no_array()).doing("measuring change")?;
-        *score = (mean[0] + mean[1] + mean[2]) as f32;
+        Ok((mean[0] + mean[1] + mean[2]) as f32)
+    };
+    let (mut scores, mut heads) = ([0.0f32; 64], [0.0f32; 64]);
+    for cell in 0..64 {
+        let (row, col) = ((cell / 8) as i32, (cell % 8) as i32);
+        scores[cell] = differs(board.piece_rect(row, col, CHANGE_INSET))?;
+        heads[cell] = differs(board.head_rect(row, col, CHANGE_INSET))?;
     }
     let mut sorted = scores;
     sorted.sort_by(f32::total_cmp);
@@ -418,5 +458,5 @@ fn changed_cells(board: &RectifiedBoard, lab: &Mat, reference: &Mat) -> Result<(
         .enumerate()
         .filter(|(_, s)| **s > threshold)
         .fold(0, |bits, (cell, _)| bits | 1 << cell);
-    Ok((cells, scores))
+    Ok((cells, scores, heads))
 }

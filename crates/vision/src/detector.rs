@@ -159,6 +159,26 @@ impl Detection {
             .find(|sq| orientation.cell(usize::from(sq.file()), usize::from(sq.rank())) == cell)
     }
 
+    /// The square the fingertip may touch instead of [`Self::fingertip`]'s:
+    /// the likeliest of that square's neighbours, where the model reads a
+    /// fingertip too ([`TOUCH_THRESHOLD`]). A hand reaching a piece at the
+    /// board's edge past another is often read touching the one it passes
+    /// (11 of the 20 wrong squares on the held-out set are neighbours:
+    /// `scripts/train_detector evaluate`); which of the two the finger is
+    /// on, the picture of each tells (`Fingertip::borne_out` in the
+    /// referee's watch).
+    pub fn fingertip_beside(&self, orientation: Orientation) -> Option<Square> {
+        let first = self.fingertip(orientation)?;
+        let touch = |sq: &Square| {
+            self.square(orientation, usize::from(sq.file()), usize::from(sq.rank()))
+                .touch
+        };
+        attacks::king_attacks(first)
+            .into_iter()
+            .max_by(|a, b| touch(a).total_cmp(&touch(b)))
+            .filter(|sq| touch(sq) >= TOUCH_THRESHOLD)
+    }
+
     /// The squares a hand covers when the board lies `orientation`, one bit
     /// per `Square` index.
     pub fn covered(&self, orientation: Orientation) -> u64 {
@@ -483,6 +503,42 @@ mod tests {
     use opencv::core::{CV_8UC3, Rect, Scalar};
 
     use super::*;
+
+    /// A reading with a hand in view and `touches` on those squares (the
+    /// board lying White at the bottom).
+    fn touching(touches: &[(Square, f32)]) -> Detection {
+        let empty = CellReading {
+            classes: [0.0; 13],
+            hand: 0.0,
+            touch: 0.0,
+        };
+        let mut cells = [empty; 64];
+        for &(sq, touch) in touches {
+            let cell =
+                Orientation::WhiteBottom.cell(usize::from(sq.file()), usize::from(sq.rank()));
+            cells[cell].touch = touch;
+        }
+        Detection {
+            cells,
+            hand_present: 1.0,
+            features: Vec::new(),
+            feature_len: 0,
+        }
+    }
+
+    #[test]
+    fn the_fingertip_beside_is_a_likely_neighbour_of_the_likeliest() {
+        let beside = |touches: &[(Square, f32)]| {
+            touching(touches).fingertip_beside(Orientation::WhiteBottom)
+        };
+        assert_eq!(
+            beside(&[(Square::H1, 0.9), (Square::G1, 0.6), (Square::H2, 0.3)]),
+            Some(Square::G1)
+        );
+        // Too faint, or not a neighbour: none.
+        assert_eq!(beside(&[(Square::H1, 0.9), (Square::G1, 0.1)]), None);
+        assert_eq!(beside(&[(Square::H1, 0.9), (Square::F1, 0.6)]), None);
+    }
 
     #[test]
     fn a_cell_turned_with_the_picture_is_found_where_opencv_puts_it() {

@@ -8,7 +8,7 @@
 use opencv::core::Mat;
 use shakmaty::{Board, Color, Square};
 
-use crate::baseline::{ChangeDetector, ColourBaseline, Occupant, Orientation, blurred_lab};
+use crate::baseline::{ChangeDetector, ColourBaseline, Heads, Occupant, Orientation, blurred_lab};
 use crate::{BoardCorners, Error, RectifiedBoard, Rectifier, Result, realign};
 
 /// Percentage of changed pixels between frames below which the picture is still.
@@ -71,6 +71,8 @@ pub struct BoardReading {
     pub motion: f64,
     /// The same percentage on each square, by square index.
     pub square_motion: [f32; 64],
+    /// The change where each square's piece shows its head, by square index.
+    pub head: Heads,
 }
 
 impl BoardReading {
@@ -215,6 +217,7 @@ impl Eyes {
             scores: [0.0; 64],
             motion: change.motion,
             square_motion: [0.0; 64],
+            head: Heads::default(),
         };
         for sq in Square::ALL {
             let cell = self
@@ -231,6 +234,8 @@ impl Eyes {
             };
             reading.scores[usize::from(sq)] = change.scores[cell];
             reading.square_motion[usize::from(sq)] = change.cell_motion[cell];
+            reading.head.scores[usize::from(sq)] = change.head.scores[cell];
+            reading.head.motion[usize::from(sq)] = change.head.motion[cell];
             if change.cells & (1 << cell) != 0 {
                 reading.changed |= 1 << usize::from(sq);
             }

@@ -39,7 +39,9 @@ pub mod thumbnail;
 pub mod venue;
 pub mod video;
 
-pub use baseline::{Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Occupant, Orientation};
+pub use baseline::{
+    Change, ChangeDetector, ColourBaseline, FAINT_CHANGE, Heads, Occupant, Orientation,
+};
 pub use clock::ClockWatch;
 pub use detector::{
     CellReading, DETECTOR_RECTIFIER, Detection, Detector, HAND_THRESHOLD, PRESENT_THRESHOLD,

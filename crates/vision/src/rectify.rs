@@ -258,6 +258,22 @@ impl RectifiedBoard {
     /// shows: the square moved halfway towards where the piece's top leans
     /// (away from the nadir), shrunk by `inset`, kept inside the image.
     pub fn piece_rect(&self, row: i32, col: i32, inset: f32) -> Rect {
+        self.leaning_rect(row, col, inset, 0.5)
+    }
+
+    /// Where the head of a piece standing on the square shows, and a finger
+    /// resting on it: the square moved all the way to where the piece's top
+    /// leans, shrunk by `inset`, kept inside the image. A piece on the edge
+    /// of the board touched from behind is touched there, out of
+    /// [`Self::piece_rect`]'s sight.
+    pub fn head_rect(&self, row: i32, col: i32, inset: f32) -> Rect {
+        self.leaning_rect(row, col, inset, 1.0)
+    }
+
+    /// The square in image row `row`, column `col`, moved by `share` of how
+    /// far a piece's top leans out there, shrunk by `inset`, kept inside
+    /// the image.
+    fn leaning_rect(&self, row: i32, col: i32, inset: f32, share: f32) -> Rect {
         let square = self.square_rect(row, col, inset);
         let s = self.square_px as f32;
         let centre = [
@@ -265,7 +281,7 @@ impl RectifiedBoard {
             self.margin_px as f32 + (row as f32 + 0.5) * s,
         ];
         let shift =
-            |axis: usize| (0.5 * self.lean * (centre[axis] - self.nadir[axis])).round() as i32;
+            |axis: usize| (share * self.lean * (centre[axis] - self.nadir[axis])).round() as i32;
         let (cols, rows) = self.size();
         Rect::new(
             (square.x + shift(0)).clamp(0, cols - square.width),
@@ -358,4 +374,43 @@ pub fn read_image(path: &Path) -> Result<Mat> {
         return Err(fail("missing, unreadable or not an image".into()));
     }
     Ok(image)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A blank 288-pixel board (32 a square, 16 of margin) seen from over
+    /// its centre, a piece's top leaning out by `lean` of its distance.
+    fn board(lean: f32) -> RectifiedBoard {
+        RectifiedBoard {
+            image: Mat::new_rows_cols_with_default(
+                288,
+                288,
+                opencv::core::CV_8UC3,
+                Scalar::all(0.0),
+            )
+            .expect("a blank image"),
+            square_px: 32,
+            margin_px: 16,
+            nadir: [144.0, 144.0],
+            lean,
+        }
+    }
+
+    #[test]
+    fn a_piece_s_head_shows_twice_as_far_out_as_the_piece_itself() {
+        let board = board(0.2);
+        // The top rank's fourth square, 112 pixels above the nadir and 16
+        // left of it: the piece shows 11 pixels further up, its head 22,
+        // which the picture's edge stops at 16.
+        let (square, piece, head) = (
+            board.square_rect(0, 3, 0.0),
+            board.piece_rect(0, 3, 0.0),
+            board.head_rect(0, 3, 0.0),
+        );
+        assert_eq!((square.y - piece.y, square.y - head.y), (11, 16));
+        assert_eq!(head.y, 0);
+        assert_eq!((piece.x, head.x), (square.x - 2, square.x - 3));
+    }
 }

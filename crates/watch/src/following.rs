@@ -106,6 +106,7 @@ impl Following {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use referee_vision::Heads;
     use shakmaty::Square;
 
     /// A still frame whose `changed` squares differ from the accepted
@@ -124,6 +125,7 @@ mod tests {
             scores,
             motion: 0.0,
             square_motion: [0.0; 64],
+            head: Heads::default(),
         }
     }
 

@@ -74,6 +74,25 @@ pub struct ModelsRun {
 pub struct Fingertip {
     pub square: Square,
     pub by: Option<Color>,
+    /// A neighbour the fingertip may be on instead, when the eyes that saw
+    /// it read it nearly as likely there (the detector's
+    /// `fingertip_beside`).
+    pub beside: Option<Square>,
+}
+
+impl Fingertip {
+    /// The square the fingertip is on, the picture bearing it out: where
+    /// its square's picture is as on the board last accepted and that of
+    /// the neighbour it may be on instead differs (`changed`, one bit per
+    /// `Square` index), the neighbour. A finger on a piece changes its
+    /// picture; a hand reaching past a piece leaves it as it was.
+    pub fn borne_out(&self, changed: u64) -> Square {
+        let differs = |sq: Square| changed & (1 << usize::from(sq)) != 0;
+        match self.beside {
+            Some(beside) if !differs(self.square) && differs(beside) => beside,
+            _ => self.square,
+        }
+    }
 }
 
 /// The hands of one board's footage.
@@ -397,6 +416,7 @@ impl HandPath {
             fingertip: detection.fingertip(orientation).map(|square| Fingertip {
                 square,
                 by: detection.hand_side(orientation),
+                beside: detection.fingertip_beside(orientation),
             }),
             covered: covered | detection.covered(orientation),
             two_hands: two_hands.or_else(|| detection.two_arms(orientation)),
@@ -462,6 +482,7 @@ fn chosen_contact(hands: &[HandOnBoard]) -> Option<Fingertip> {
     Some(Fingertip {
         square: hand.contact?.square(),
         by: hand.reach.player,
+        beside: None,
     })
 }
 
@@ -485,6 +506,32 @@ mod tests {
     }
 
     #[test]
+    fn a_fingertip_read_one_square_off_goes_where_the_picture_changed() {
+        let bit = |sq: Square| 1u64 << usize::from(sq);
+        // Black reaching for White's g1 past h1, read on h1, g1 nearly as
+        // likely: g1's picture changed, h1's did not.
+        let reach = Fingertip {
+            square: Square::H1,
+            by: Some(Color::Black),
+            beside: Some(Square::G1),
+        };
+        assert_eq!(reach.borne_out(bit(Square::G1)), Square::G1);
+        // Both changed (a hand over the one, its finger on the other), or
+        // neither: the likelier stands.
+        assert_eq!(
+            reach.borne_out(bit(Square::G1) | bit(Square::H1)),
+            Square::H1
+        );
+        assert_eq!(reach.borne_out(0), Square::H1);
+        // No other square read likely: the one read.
+        let alone = Fingertip {
+            beside: None,
+            ..reach
+        };
+        assert_eq!(alone.borne_out(bit(Square::G1)), Square::H1);
+    }
+
+    #[test]
     fn two_hands_of_one_side_each_gripping_a_piece_are_two_hands() {
         let king = hand(Some(Color::White), Some(Contact::Grip(Square::E1)));
         let rook = hand(Some(Color::White), Some(Contact::Grip(Square::H1)));
@@ -500,7 +547,8 @@ mod tests {
             chosen,
             Fingertip {
                 square: Square::E1,
-                by: Some(Color::White)
+                by: Some(Color::White),
+                beside: None,
             }
         );
     }

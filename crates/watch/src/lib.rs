@@ -317,11 +317,13 @@ impl BoardWatch {
                 // What moved since the frame before is the picture's, seen
                 // through the corners both frames were read by: the new
                 // corners shift every square against the frame before.
-                let (motion, square_motion) = (reading.motion, reading.square_motion);
+                let (motion, square_motion, head_motion) =
+                    (reading.motion, reading.square_motion, reading.head.motion);
                 board = eyes.locate(image)?;
                 reading = eyes.detect(&board)?;
                 reading.motion = motion;
                 reading.square_motion = square_motion;
+                reading.head.motion = head_motion;
                 self.attention.forget();
                 self.looked_at = None;
                 self.following.followed();
@@ -369,7 +371,7 @@ impl BoardWatch {
             }
         };
         self.glance = Glance {
-            fingertip: hands.fingertip.map(|f| f.square),
+            fingertip: hands.fingertip.map(|f| f.borne_out(reading.changed)),
             changed: Bitboard(reading.changed),
             motion: reading.square_motion,
         };
@@ -435,7 +437,7 @@ impl BoardWatch {
             faint: FAINT_CHANGE,
             occupancy: reading.occupancy,
             detected,
-            fingertip: hands.fingertip.map(|f| f.square),
+            fingertip: hands.fingertip.map(|f| f.borne_out(reading.changed)),
             toucher: hands.fingertip.and_then(|f| f.by),
             at_clock,
             two_hands: hands.two_hands,
@@ -446,6 +448,8 @@ impl BoardWatch {
                 .map_or([None; 64], |d| promoted(d, eyes.orientation())),
             still: stillness.is_still(),
             motion: reading.square_motion,
+            head_scores: reading.head.scores,
+            head_motion: reading.head.motion,
             belief,
         });
         if step.accept != 0 {

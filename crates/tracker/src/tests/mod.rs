@@ -67,6 +67,8 @@ fn frame(t: f64, changed: &[Square], still: bool, fingertip: Option<Square>) -> 
         promoted: [None; 64],
         still,
         motion: [0.0; 64],
+        head_scores: [0.0; 64],
+        head_motion: [0.0; 64],
         belief: BoardBelief::unknown(),
     }
 }

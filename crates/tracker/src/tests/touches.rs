@@ -89,6 +89,28 @@ fn a_fingertip_read_on_a_piece_whose_square_looks_as_before_is_a_hand_beside_it(
 }
 
 #[test]
+fn a_finger_on_the_head_of_a_piece_at_the_board_s_edge_touches_it() {
+    // Read on b1 for 0.4 s, its square's picture as before, but where the
+    // knight's head leans out past the board's edge a finger covers it:
+    // White touching it from behind. That picture standing still, the
+    // finger rests on it; moving all along, a hand passes behind it.
+    let from_behind = |head_motion: f32| {
+        frames_then_e4(4, 0.1, |_, t| {
+            let mut obs = frame(t, &[], false, Some(Square::B1));
+            obs.scores[usize::from(Square::B1)] = 0.5 * REST_RISE;
+            obs.head_scores[usize::from(Square::B1)] = 2.0 * REST_RISE;
+            obs.head_motion[usize::from(Square::B1)] = head_motion;
+            obs
+        })
+    };
+    assert_eq!(
+        from_behind(0.0),
+        [Action::Touch(Square::B1), E4_PLAYED[0], E4_PLAYED[1]]
+    );
+    assert_eq!(from_behind(30.0), E4_PLAYED);
+}
+
+#[test]
 fn a_fingertip_standing_still_over_a_piece_for_a_moment_is_a_hand_passing() {
     // Read on b1 for two frames at 10 a second, both still: a fifth of a
     // second, a hand passing that paused, not a touch.
