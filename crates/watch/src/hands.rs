@@ -84,12 +84,21 @@ impl Fingertip {
     /// The square the fingertip is on, the picture bearing it out: where
     /// its square's picture is as on the board last accepted and that of
     /// the neighbour it may be on instead differs (`changed`, one bit per
-    /// `Square` index), the neighbour. A finger on a piece changes its
-    /// picture; a hand reaching past a piece leaves it as it was.
+    /// `Square` index), the neighbour; a finger on a piece changes its
+    /// picture. Not a neighbour nearer the hand's player than the square
+    /// read, nor when whose hand it is is not known: the arm reaching for a
+    /// piece passes over those, and changes them without a finger there.
     pub fn borne_out(&self, changed: u64) -> Square {
         let differs = |sq: Square| changed & (1 << usize::from(sq)) != 0;
+        let beyond_the_arm = |beside: Square| match self.by {
+            Some(Color::White) => beside.rank() >= self.square.rank(),
+            Some(Color::Black) => beside.rank() <= self.square.rank(),
+            None => false,
+        };
         match self.beside {
-            Some(beside) if !differs(self.square) && differs(beside) => beside,
+            Some(beside) if !differs(self.square) && differs(beside) && beyond_the_arm(beside) => {
+                beside
+            }
             _ => self.square,
         }
     }
@@ -508,8 +517,8 @@ mod tests {
     #[test]
     fn a_fingertip_read_one_square_off_goes_where_the_picture_changed() {
         let bit = |sq: Square| 1u64 << usize::from(sq);
-        // Black reaching for White's g1 past h1, read on h1, g1 nearly as
-        // likely: g1's picture changed, h1's did not.
+        // Black reaching for White's g1, read on h1, g1 nearly as likely:
+        // g1's picture changed, h1's did not.
         let reach = Fingertip {
             square: Square::H1,
             by: Some(Color::Black),
@@ -523,12 +532,21 @@ mod tests {
             Square::H1
         );
         assert_eq!(reach.borne_out(0), Square::H1);
-        // No other square read likely: the one read.
+        // No other square read likely, or whose hand not known: the one read.
         let alone = Fingertip {
             beside: None,
             ..reach
         };
         assert_eq!(alone.borne_out(bit(Square::G1)), Square::H1);
+        let anyone = Fingertip { by: None, ..reach };
+        assert_eq!(anyone.borne_out(bit(Square::G1)), Square::H1);
+        // Black's arm reaching h1 over h2 changes h2, the finger not yet
+        // changing h1: h1 stands.
+        let over = Fingertip {
+            beside: Some(Square::H2),
+            ..reach
+        };
+        assert_eq!(over.borne_out(bit(Square::H2)), Square::H1);
     }
 
     #[test]
