@@ -163,7 +163,7 @@ impl Detection {
     /// the likeliest of that square's neighbours, where the model reads a
     /// fingertip too ([`TOUCH_THRESHOLD`]). A hand reaching a piece at the
     /// board's edge past another is often read touching the one it passes
-    /// (11 of the 20 wrong squares on the held-out set are neighbours:
+    /// (12 of the 18 wrong squares on the held-out set are neighbours:
     /// `scripts/train_detector evaluate`); which of the two the finger is
     /// on, the picture of each tells (`Fingertip::borne_out` in the
     /// referee's watch).
