@@ -504,32 +504,16 @@ mod tests {
 
     use super::*;
 
-    /// A reading with a hand in view and `touches` on those squares (the
-    /// board lying White at the bottom).
-    fn touching(touches: &[(Square, f32)]) -> Detection {
-        let empty = CellReading {
-            classes: [0.0; 13],
-            hand: 0.0,
-            touch: 0.0,
-        };
-        let mut cells = [empty; 64];
-        for &(sq, touch) in touches {
-            let cell =
-                Orientation::WhiteBottom.cell(usize::from(sq.file()), usize::from(sq.rank()));
-            cells[cell].touch = touch;
-        }
-        Detection {
-            cells,
-            hand_present: 1.0,
-            features: Vec::new(),
-            feature_len: 0,
-        }
-    }
-
     #[test]
     fn the_fingertip_beside_is_a_likely_neighbour_of_the_likeliest() {
+        let o = Orientation::WhiteBottom;
         let beside = |touches: &[(Square, f32)]| {
-            touching(touches).fingertip_beside(Orientation::WhiteBottom)
+            let mut detection = reading(&[], None);
+            for &(sq, touch) in touches {
+                detection.cells[o.cell(usize::from(sq.file()), usize::from(sq.rank()))].touch =
+                    touch;
+            }
+            detection.fingertip_beside(o)
         };
         assert_eq!(
             beside(&[(Square::H1, 0.9), (Square::G1, 0.6), (Square::H2, 0.3)]),
