@@ -145,12 +145,13 @@ impl Eyes {
     }
 
     /// Follows the camera: when `frame` (located as `before` with the
-    /// present corners) shows the board moved against the
-    /// accepted picture (a drift, a bump) and moving the corners with it
-    /// brings the picture nearer the accepted one, the corners are moved. Returns whether
-    /// they were. Meant for still frames (a hand moving spoils the match),
-    /// right after [`Self::detect`] read `before`.
-    pub fn realign(&mut self, frame: &Mat, before: &RectifiedBoard) -> Result<bool> {
+    /// present corners) shows the board moved against the accepted picture
+    /// (a drift, a bump) and moving the corners with it brings the picture
+    /// nearer the accepted one, and the colours then read the `table` on no
+    /// fewer squares, the corners are moved. Returns whether they were.
+    /// Meant for still frames (a hand moving spoils the match), right after
+    /// [`Self::detect`] read `before`.
+    pub fn realign(&mut self, frame: &Mat, before: &RectifiedBoard, table: &Board) -> Result<bool> {
         let Some(reference) = self.change.reference() else {
             return Ok(false);
         };
@@ -183,11 +184,33 @@ impl Eyes {
         tracing::debug!(?corners, changed_before = ?then, changed_after = ?now, "following the camera");
         // Fewer squares changed, or the whole picture far nearer (after a
         // bump every square differs a little and none stands out).
-        if now.1 < then.1 && (now.0 <= then.0 || now.1 < 0.5 * then.1) {
-            self.corners = corners;
-            return Ok(true);
+        if !(now.1 < then.1 && (now.0 <= then.0 || now.1 < 0.5 * then.1)) {
+            return Ok(false);
         }
-        Ok(false)
+        // A camera that moved reads as it did once followed; a shift that
+        // only matches the picture better (a piece leaning on the next
+        // square, a wood grain) can read a square of strong colour as the
+        // other side's.
+        let (misread_now, misread_then) =
+            (self.misread(&after, table)?, self.misread(before, table)?);
+        if misread_now > misread_then {
+            tracing::debug!(
+                misread_now,
+                misread_then,
+                "a realignment the colours do not bear out"
+            );
+            return Ok(false);
+        }
+        self.corners = corners;
+        Ok(true)
+    }
+
+    /// How many cells of `board` the colours read otherwise than `table`
+    /// holds.
+    fn misread(&self, board: &RectifiedBoard, table: &Board) -> Result<usize> {
+        let known = occupancy(table, self.orientation);
+        let read = self.baseline.read(board)?;
+        Ok(read.iter().zip(&known).filter(|(a, b)| a != b).count())
     }
 
     /// The last frame shows the board as accepted on `squares` (one bit per

@@ -9,7 +9,7 @@
 //! tracker's [`BoardBelief`].
 
 use referee_tracker::{Bias, BoardBelief, RESIDUE_MARGIN, SquareBelief};
-use referee_vision::{Detection, HAND_THRESHOLD, Orientation, VenueModel, known_cells};
+use referee_vision::{Detection, Orientation, VenueModel, known_cells};
 use shakmaty::{Bitboard, Board, Square};
 
 /// The belief's eyes, and what they have learnt of this venue.
@@ -49,21 +49,23 @@ fn cell_of(sq: Square, orientation: Orientation) -> usize {
 
 impl Readings {
     /// The colours' probabilities by square index, and the detector's
-    /// reading where it ran (adapted to the venue once learnt) and sees no
-    /// hand over the cell.
+    /// reading where it ran (adapted to the venue once learnt), but on the
+    /// squares where it is `unheard` (a hand over them).
     pub fn new(
         fusion: &Fusion,
         colours: &[[f32; 3]; 64],
         detection: Option<&Detection>,
         orientation: Orientation,
+        unheard: Bitboard,
     ) -> Self {
         let adapted = detection.and_then(|d| fusion.venue.as_ref().map(|v| v.adapt(d)));
         let detection = adapted.as_ref().or(detection);
         Self {
             colours: colours.map(SquareBelief::from_probabilities),
             detector: std::array::from_fn(|index| {
-                let cell = &detection?.cells[cell_of(Square::new(index as u32), orientation)];
-                (cell.hand < HAND_THRESHOLD)
+                let sq = Square::new(index as u32);
+                let cell = &detection?.cells[cell_of(sq, orientation)];
+                (!unheard.contains(sq))
                     .then(|| SquareBelief::from_probabilities(cell.occupant_probabilities()))
             }),
         }
@@ -77,22 +79,16 @@ impl Fusion {
     }
 
     /// Learns the venue from a detection of a still picture known to show
-    /// `table`, on the squares no hand covers and where it sees none:
-    /// calibrated on the first, taught by each later one.
+    /// `table`, but on the squares where its reading is `unheard` (a hand
+    /// over them): calibrated on the first, taught by each later one.
     pub fn learn(
         &mut self,
         detection: &Detection,
         orientation: Orientation,
         table: &Board,
-        covered: Bitboard,
+        unheard: Bitboard,
     ) {
-        let mut known = known_cells(table, orientation, !covered);
-        // Only where its reading is heard (no hand of its own seen there).
-        for (label, cell) in known.iter_mut().zip(&detection.cells) {
-            if cell.hand >= HAND_THRESHOLD {
-                *label = None;
-            }
-        }
+        let known = known_cells(table, orientation, !unheard);
         match &mut self.venue {
             Some(model) => model.learn(detection, &known),
             None => self.venue = VenueModel::calibrate(detection, &known),

@@ -313,7 +313,7 @@ impl BoardWatch {
         if self.following.try_now(&reading, t, self.tracker.deciding()) {
             tracing::debug!(t, "trying to follow the camera");
             let clock = Instant::now();
-            if eyes.realign(image, &board)? {
+            if eyes.realign(image, &board, self.tracker.table())? {
                 // What moved since the frame before is the picture's, seen
                 // through the corners both frames were read by: the new
                 // corners shift every square against the frame before.
@@ -393,29 +393,43 @@ impl BoardWatch {
             None
         };
         // The real-hand models miss a hand the picture's edge cuts; the
-        // detector reads one there, where it is sure (the game's first
-        // still frame, known to show the table, teaches what sure is).
+        // detector reads one there, where it is sure (the frames known to
+        // show the table teach what sure is).
         let covered = match detection {
             Some(d) if real_hands => {
-                if !self.confirmed {
-                    self.sure_hands.learn(d, eyes.orientation(), !covered);
-                }
+                // The table is known where no hand covers it on the first
+                // still frame, and after where the picture is as accepted,
+                // around each square too: what the detector reads of hands
+                // there is usual. (Not wherever a move was read: the
+                // picture may already show the next move, on a square whose
+                // change the eyes miss.)
+                let known = if self.confirmed {
+                    sure_hands::settled(Bitboard(reading.changed)) & !covered
+                } else {
+                    !covered
+                };
+                self.sure_hands.learn(d, eyes.orientation(), known);
                 covered | self.sure_hands.covered(d, eyes.orientation())
             }
             _ => covered,
         };
+        let usual = real_hands.then_some(&self.sure_hands);
+        let unheard = detection.map_or(covered, |d| {
+            unheard_squares(d, eyes.orientation(), covered, usual)
+        });
         if let Some(detection) = detection
             && !self.fusion.knows_venue()
             && self.tracker.table() == self.tracker.position().board()
         {
             self.fusion
-                .learn(detection, eyes.orientation(), self.tracker.table(), covered);
+                .learn(detection, eyes.orientation(), self.tracker.table(), unheard);
         }
         let readings = Readings::new(
             &self.fusion,
             &reading.colours,
             detection,
             eyes.orientation(),
+            unheard,
         );
         if !self.confirmed {
             // The game's known position, on its first still frame.
@@ -425,7 +439,7 @@ impl BoardWatch {
         }
         let belief = self.fusion.belief(&readings, covered);
         let detected = match detection {
-            Some(d) if asked => detected(d, eyes.orientation()),
+            Some(d) if asked => detected(d, eyes.orientation(), unheard),
             _ => [None; 64],
         };
         self.times.detect = colours_ms + elapsed_ms(clock);
@@ -465,13 +479,10 @@ impl BoardWatch {
             } else {
                 self.fusion.confirm(&readings, table, !covered);
                 if let Some(d) = self.hands.detection() {
-                    self.fusion.learn(d, eyes.orientation(), table, covered);
+                    let usual = real_hands.then_some(&self.sure_hands);
+                    let unheard = unheard_squares(d, eyes.orientation(), covered, usual);
+                    self.fusion.learn(d, eyes.orientation(), table, unheard);
                 }
-            }
-            if let Some(d) = self.hands.detection()
-                && real_hands
-            {
-                self.sure_hands.learn(d, eyes.orientation(), !covered);
             }
         }
         self.times.track = elapsed_ms(clock);
@@ -601,19 +612,49 @@ fn promoted(detection: &Detection, orientation: Orientation) -> [Option<Piece>; 
     })
 }
 
+/// The squares where the detector's reading of the occupant is not heard:
+/// those a hand covers, and those where the detector reads a hand itself.
+/// On real footage (its hands learnt on renders, the real hands' `usual`
+/// readings known), only where it reads one beyond what the square showed
+/// on the known board: a carved piece it reads as a hand on every frame is
+/// still a piece.
+fn unheard_squares(
+    detection: &Detection,
+    orientation: Orientation,
+    covered: Bitboard,
+    usual: Option<&SureHands>,
+) -> Bitboard {
+    let hands_read = match usual {
+        Some(usual) => usual.beyond_usual(detection, orientation, HAND_THRESHOLD),
+        None => Square::ALL
+            .into_iter()
+            .filter(|sq| {
+                let (file, rank) = (usize::from(sq.file()), usize::from(sq.rank()));
+                detection.square(orientation, file, rank).hand >= HAND_THRESHOLD
+            })
+            .collect(),
+    };
+    covered | hands_read
+}
+
 /// How sure the detector must be of a square's occupant (the probability
 /// it gives) for the tracker to hear it: a second opinion, heard only
 /// where the colours and the change leave a move in doubt.
 pub const DETECTED_SURE: f32 = 0.9;
 
 /// The occupant the detector reads on each square, by `Square` index,
-/// where it is at least [`DETECTED_SURE`] of it and no hand covers it.
-fn detected(detection: &Detection, orientation: Orientation) -> [Option<Option<Color>>; 64] {
+/// where it is at least [`DETECTED_SURE`] of it and heard (no hand over
+/// the square: not `unheard`).
+fn detected(
+    detection: &Detection,
+    orientation: Orientation,
+    unheard: Bitboard,
+) -> [Option<Option<Color>>; 64] {
     std::array::from_fn(|index| {
         let sq = Square::new(index as u32);
         let cell = detection.square(orientation, usize::from(sq.file()), usize::from(sq.rank()));
         let (occupant, sure) = cell.occupant();
-        (sure >= DETECTED_SURE && cell.hand < HAND_THRESHOLD).then_some(match occupant {
+        (sure >= DETECTED_SURE && !unheard.contains(sq)).then_some(match occupant {
             Occupant::Empty => None,
             Occupant::White => Some(Color::White),
             Occupant::Black => Some(Color::Black),
@@ -659,7 +700,7 @@ mod tests {
     }
 
     #[test]
-    fn the_detector_is_heard_only_where_it_is_sure_and_no_hand_covers_the_square() {
+    fn the_detector_is_heard_only_where_it_is_sure_and_not_unheard() {
         let mut cells = [cell(0, 0.99, 0.0); 64];
         let at = |sq: Square| {
             Orientation::WhiteBottom.cell(usize::from(sq.file()), usize::from(sq.rank()))
@@ -673,10 +714,46 @@ mod tests {
             features: Vec::new(),
             feature_len: 0,
         };
-        let read = detected(&detection, Orientation::WhiteBottom);
+        let read = detected(
+            &detection,
+            Orientation::WhiteBottom,
+            Bitboard::from_square(Square::C6),
+        );
         assert_eq!(read[usize::from(Square::E4)], Some(Some(Color::White)));
         assert_eq!(read[usize::from(Square::E5)], Some(None));
         assert_eq!(read[usize::from(Square::D5)], None);
         assert_eq!(read[usize::from(Square::C6)], None);
+    }
+
+    #[test]
+    fn on_real_footage_a_hand_read_as_usual_leaves_the_detector_heard() {
+        let o = Orientation::WhiteBottom;
+        let at = |sq: Square| o.cell(usize::from(sq.file()), usize::from(sq.rank()));
+        let mut cells = [cell(0, 0.99, 0.01); 64];
+        cells[at(Square::C1)] = cell(4, 0.95, 0.3); // a carved rook, read as a hand
+        let detection = Detection {
+            cells,
+            hand_present: 0.0,
+            features: Vec::new(),
+            feature_len: 0,
+        };
+        let covered = Bitboard::from_square(Square::E4);
+        let c1 = Bitboard::from_square(Square::C1);
+        // On renders the detector's own hands are hands.
+        assert_eq!(unheard_squares(&detection, o, covered, None), covered | c1);
+        // On real footage, once the board was known with the rook there,
+        // the rook is heard; before, it is not.
+        let mut usual = SureHands::default();
+        assert_eq!(
+            unheard_squares(&detection, o, covered, Some(&usual)),
+            covered | c1
+        );
+        usual.learn(&detection, o, !covered);
+        assert_eq!(
+            unheard_squares(&detection, o, covered, Some(&usual)),
+            covered
+        );
+        let read = detected(&detection, o, covered);
+        assert_eq!(read[usize::from(Square::C1)], Some(Some(Color::White)));
     }
 }

@@ -5,15 +5,23 @@
 //! reads a piece leaning at the picture's edge as a hand, less surely and
 //! the same way on every frame: a square counts as covered only where the
 //! detector is sure of a hand and surer than it was on that square when the
-//! board was last known to hold the table. And a hand reaches in from
+//! board was last known to hold the table there (the square and its
+//! neighbours as the eyes accepted them, [`settled`]). And a hand reaches in from
 //! outside the board: such squares that no chain of them joins to the
 //! board's edge are no hand.
 //!
+//! The same test tells where the detector's reading of a square's occupant
+//! is heard on real footage: set aside where it reads a hand at all
+//! ([`referee_vision::HAND_THRESHOLD`]) only if that is more than the square
+//! showed on the known board (a carved rook read as a hand on every frame
+//! is still read as the rook it is).
+//!
 //! Input: the detector's readings of still frames; the squares the table
-//! was confirmed on. Output: the squares a hand surely covers.
+//! is known on in each. Output: the squares a hand surely covers; those
+//! where the detector reads a hand beyond the usual.
 
 use referee_vision::{Detection, Orientation, SURE_HAND_THRESHOLD, patch_around};
-use shakmaty::{Bitboard, Square};
+use shakmaty::{Bitboard, Square, attacks};
 
 /// How much surer (log-odds) than on the known board the detector must be
 /// of a hand over a square: about three times the odds.
@@ -44,9 +52,22 @@ fn hand_at(detection: &Detection, orientation: Orientation, sq: Square) -> f32 {
         .hand
 }
 
+/// The squares whose picture, and every neighbour's, is as the eyes
+/// accepted it: the table is known there. The detector reads a cell with
+/// its neighbours in view, so what it reads of hands there is usual only
+/// where none of them changed (a king gone from c3 to d4, lying across to
+/// e5, may leave d4's colours as they were, but not c3's).
+pub fn settled(changed: Bitboard) -> Bitboard {
+    !changed
+        .into_iter()
+        .fold(changed, |around, sq| around | attacks::king_attacks(sq))
+}
+
 impl SureHands {
-    /// The detection was of a frame known to show the table on `squares`:
-    /// its hand map there is what those squares usually show.
+    /// The detection was of a frame known to show the table on `squares`
+    /// (the first still frame where no hand covers it; each still frame
+    /// after, where it is [`settled`]): its hand map there is what those
+    /// squares usually show.
     pub fn learn(&mut self, detection: &Detection, orientation: Orientation, squares: Bitboard) {
         for sq in squares {
             self.usual[usize::from(sq)] = Some(log_odds(hand_at(detection, orientation, sq)));
@@ -55,25 +76,36 @@ impl SureHands {
 
     /// The squares a hand surely covers in `detection`.
     pub fn covered(&self, detection: &Detection, orientation: Orientation) -> Bitboard {
-        let sure: Bitboard = Square::ALL
-            .into_iter()
-            .filter(|&sq| {
-                let hand = hand_at(detection, orientation, sq);
-                hand >= SURE_HAND_THRESHOLD
-                    && self.usual[usize::from(sq)]
-                        .is_none_or(|usual| log_odds(hand) >= usual + SURER_BY)
-            })
-            .collect();
+        let sure = self.beyond_usual(detection, orientation, SURE_HAND_THRESHOLD);
         // Joined to the board's edge, square by neighbouring square: the
         // shape of an arm reaching in.
         patch_around(sure & Bitboard::EDGES, sure)
+    }
+
+    /// The squares where `detection` reads a hand with at least `threshold`
+    /// probability and surer by [`SURER_BY`] than on the known board there.
+    pub fn beyond_usual(
+        &self,
+        detection: &Detection,
+        orientation: Orientation,
+        threshold: f32,
+    ) -> Bitboard {
+        Square::ALL
+            .into_iter()
+            .filter(|&sq| {
+                let hand = hand_at(detection, orientation, sq);
+                hand >= threshold
+                    && self.usual[usize::from(sq)]
+                        .is_none_or(|usual| log_odds(hand) >= usual + SURER_BY)
+            })
+            .collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use referee_vision::CellReading;
+    use referee_vision::{CellReading, HAND_THRESHOLD};
 
     /// A detection whose hand map is `hand` on each rectified cell.
     fn detection(hand: impl Fn(usize) -> f32) -> Detection {
@@ -135,5 +167,43 @@ mod tests {
             arm.into_iter().collect::<Bitboard>()
         );
         assert!(hands.covered(&sure(&[Square::C4]), o).is_empty());
+    }
+
+    #[test]
+    fn a_square_is_settled_where_neither_it_nor_a_neighbour_changed() {
+        // A king gone from c3: c3 and every square around it are not.
+        let around_c3 = settled(Bitboard::from_square(Square::C3));
+        for sq in [Square::C3, Square::D4, Square::B2, Square::D2, Square::C4] {
+            assert!(!around_c3.contains(sq), "{sq}");
+        }
+        for sq in [Square::E4, Square::C1, Square::A5] {
+            assert!(around_c3.contains(sq), "{sq}");
+        }
+        assert_eq!(settled(Bitboard::EMPTY), Bitboard::FULL);
+    }
+
+    #[test]
+    fn a_piece_read_as_a_hand_as_usual_is_no_hand_over_its_square() {
+        let o = Orientation::WhiteBottom;
+        let cell = |sq: Square| o.cell(usize::from(sq.file()), usize::from(sq.rank()));
+        // A carved rook on c1 reads as a hand, 0.3, on the known board.
+        let known = detection(|c| if c == cell(Square::C1) { 0.3 } else { 0.01 });
+        let mut hands = SureHands::default();
+        hands.learn(&known, o, Bitboard::FULL);
+        // A king set down on d4, lying towards e5, reads as a hand too.
+        let now = detection(|c| match c {
+            c if c == cell(Square::C1) => 0.4,
+            c if c == cell(Square::D4) => 0.31,
+            _ => 0.01,
+        });
+        assert_eq!(
+            hands.beyond_usual(&now, o, HAND_THRESHOLD),
+            Bitboard::from_square(Square::D4)
+        );
+        // Before any board was known, every hand read counts.
+        assert_eq!(
+            SureHands::default().beyond_usual(&now, o, HAND_THRESHOLD),
+            Bitboard::from_square(Square::C1) | Bitboard::from_square(Square::D4)
+        );
     }
 }
