@@ -163,10 +163,9 @@ impl Detection {
     /// the likeliest of that square's neighbours, where the model reads a
     /// fingertip too ([`TOUCH_THRESHOLD`]). A hand reaching a piece at the
     /// board's edge past another is often read touching the one it passes
-    /// (12 of the 18 wrong squares on the held-out set are neighbours:
-    /// `scripts/train_detector evaluate`); which of the two the finger is
-    /// on, the picture of each tells (`Fingertip::borne_out` in the
-    /// referee's watch).
+    /// (most of its wrong squares are neighbours: models/README.md); which
+    /// of the two the finger is on, the picture of each tells
+    /// (`Fingertip::borne_out` in the referee's watch).
     pub fn fingertip_beside(&self, orientation: Orientation) -> Option<Square> {
         let first = self.fingertip(orientation)?;
         let touch = |sq: &Square| {

@@ -370,8 +370,9 @@ impl BoardWatch {
                 seen
             }
         };
+        let fingertip = hands.fingertip.map(|f| f.borne_out(reading.changed));
         self.glance = Glance {
-            fingertip: hands.fingertip.map(|f| f.borne_out(reading.changed)),
+            fingertip,
             changed: Bitboard(reading.changed),
             motion: reading.square_motion,
         };
@@ -451,7 +452,7 @@ impl BoardWatch {
             faint: FAINT_CHANGE,
             occupancy: reading.occupancy,
             detected,
-            fingertip: hands.fingertip.map(|f| f.borne_out(reading.changed)),
+            fingertip,
             toucher: hands.fingertip.and_then(|f| f.by),
             at_clock,
             two_hands: hands.two_hands,
@@ -626,13 +627,7 @@ fn unheard_squares(
 ) -> Bitboard {
     let hands_read = match usual {
         Some(usual) => usual.beyond_usual(detection, orientation, HAND_THRESHOLD),
-        None => Square::ALL
-            .into_iter()
-            .filter(|sq| {
-                let (file, rank) = (usize::from(sq.file()), usize::from(sq.rank()));
-                detection.square(orientation, file, rank).hand >= HAND_THRESHOLD
-            })
-            .collect(),
+        None => Bitboard(detection.covered(orientation)),
     };
     covered | hands_read
 }

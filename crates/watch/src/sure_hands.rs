@@ -107,6 +107,13 @@ mod tests {
     use super::*;
     use referee_vision::{CellReading, HAND_THRESHOLD};
 
+    const O: Orientation = Orientation::WhiteBottom;
+
+    /// The rectified cell of `sq`, the board lying [`O`].
+    fn cell(sq: Square) -> usize {
+        O.cell(usize::from(sq.file()), usize::from(sq.rank()))
+    }
+
     /// A detection whose hand map is `hand` on each rectified cell.
     fn detection(hand: impl Fn(usize) -> f32) -> Detection {
         Detection {
@@ -123,14 +130,12 @@ mod tests {
 
     #[test]
     fn a_hand_is_sure_where_the_detector_is_surer_than_on_the_known_board() {
-        let o = Orientation::WhiteBottom;
-        let cell = |sq: Square| o.cell(usize::from(sq.file()), usize::from(sq.rank()));
         // A bishop leaning at the picture's edge reads as a hand, 0.91.
         let known = detection(|c| if c == cell(Square::F1) { 0.91 } else { 0.05 });
         let mut hands = SureHands::default();
-        assert_eq!(hands.covered(&known, o), Bitboard::from_square(Square::F1));
-        hands.learn(&known, o, Bitboard::FULL);
-        assert!(hands.covered(&known, o).is_empty(), "the bishop is no hand");
+        assert_eq!(hands.covered(&known, O), Bitboard::from_square(Square::F1));
+        hands.learn(&known, O, Bitboard::FULL);
+        assert!(hands.covered(&known, O).is_empty(), "the bishop is no hand");
         // A hand comes over e1 and f1.
         let hand = detection(|c| match c {
             c if c == cell(Square::E1) => 0.99,
@@ -139,15 +144,13 @@ mod tests {
             _ => 0.05,
         });
         assert_eq!(
-            hands.covered(&hand, o),
+            hands.covered(&hand, O),
             Bitboard::from_square(Square::E1) | Bitboard::from_square(Square::F1)
         );
     }
 
     #[test]
     fn a_hand_reaches_in_from_the_boards_edge() {
-        let o = Orientation::WhiteBottom;
-        let cell = |sq: Square| o.cell(usize::from(sq.file()), usize::from(sq.rank()));
         let sure = |squares: &[Square]| {
             let cells: Vec<usize> = squares.iter().map(|&sq| cell(sq)).collect();
             detection(move |c| if cells.contains(&c) { 0.97 } else { 0.05 })
@@ -156,17 +159,17 @@ mod tests {
         // An arm from White's side over d1, d2 and e3.
         let arm = [Square::D1, Square::D2, Square::E3];
         assert_eq!(
-            hands.covered(&sure(&arm), o),
+            hands.covered(&sure(&arm), O),
             arm.into_iter().collect::<Bitboard>()
         );
         // A pawn just set down on c4, its square new to the detector, and
         // the arm: only the arm.
         let with_c4 = [Square::D1, Square::D2, Square::E3, Square::C4];
         assert_eq!(
-            hands.covered(&sure(&with_c4), o),
+            hands.covered(&sure(&with_c4), O),
             arm.into_iter().collect::<Bitboard>()
         );
-        assert!(hands.covered(&sure(&[Square::C4]), o).is_empty());
+        assert!(hands.covered(&sure(&[Square::C4]), O).is_empty());
     }
 
     #[test]
@@ -184,12 +187,10 @@ mod tests {
 
     #[test]
     fn a_piece_read_as_a_hand_as_usual_is_no_hand_over_its_square() {
-        let o = Orientation::WhiteBottom;
-        let cell = |sq: Square| o.cell(usize::from(sq.file()), usize::from(sq.rank()));
         // A carved rook on c1 reads as a hand, 0.3, on the known board.
         let known = detection(|c| if c == cell(Square::C1) { 0.3 } else { 0.01 });
         let mut hands = SureHands::default();
-        hands.learn(&known, o, Bitboard::FULL);
+        hands.learn(&known, O, Bitboard::FULL);
         // A king set down on d4, lying towards e5, reads as a hand too.
         let now = detection(|c| match c {
             c if c == cell(Square::C1) => 0.4,
@@ -197,12 +198,12 @@ mod tests {
             _ => 0.01,
         });
         assert_eq!(
-            hands.beyond_usual(&now, o, HAND_THRESHOLD),
+            hands.beyond_usual(&now, O, HAND_THRESHOLD),
             Bitboard::from_square(Square::D4)
         );
         // Before any board was known, every hand read counts.
         assert_eq!(
-            SureHands::default().beyond_usual(&now, o, HAND_THRESHOLD),
+            SureHands::default().beyond_usual(&now, O, HAND_THRESHOLD),
             Bitboard::from_square(Square::C1) | Bitboard::from_square(Square::D4)
         );
     }
