@@ -125,7 +125,8 @@ pub struct Tracker {
     /// ([`Observation::scores`], [`Observation::head_scores`]).
     last_scores: [Bare; 64],
     /// That dwell has made its touch already, or belongs to the move just
-    /// read (the mover's hand letting go): it makes no other.
+    /// read (the mover's hand letting go), or began before the eyes opened
+    /// again: it makes no other.
     dwell_spent: bool,
     /// How long the fingertip rested in that dwell (see [`REST_MOTION`]).
     rested: Rest,

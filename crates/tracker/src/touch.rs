@@ -8,7 +8,8 @@ use referee_rules::{Action, Event};
 use shakmaty::{Color, Square};
 
 use crate::squares::{around, squares_in, squares_where};
-use crate::{Observation, Tracker, streak};
+use crate::still::Watch;
+use crate::{GAP_SECONDS, Observation, Tracker, streak};
 
 /// Frames in a row a reading must hold to count (a piece chosen for a
 /// promotion, two hands gripping pieces).
@@ -282,6 +283,7 @@ impl Tracker {
     /// A fingertip resting on a piece for [`DWELL_FRAMES`] is a deliberate
     /// touch (held until the hand's doing is read); passing over is not.
     pub(crate) fn follow_fingertip(&mut self, obs: &Observation) {
+        let unwatched_before = self.unwatched_before(obs.t);
         let interval = self
             .last_frame
             .replace(obs.t)
@@ -302,7 +304,11 @@ impl Tracker {
             self.rested = Rest::default();
             self.dwell_since = obs.t;
             self.dwell_bare = before[usize::from(tip)];
-            self.dwell_spent = false;
+            // A fingertip already there as the eyes open again arrived
+            // unseen: when, and before which of the moves made meanwhile,
+            // is not known. Like the mover's hand letting go, it makes no
+            // touch unless it goes elsewhere and rests again.
+            self.dwell_spent = unwatched_before;
         }
         self.rested = if resting(obs, tip, interval, self.dwell_bare) {
             self.rested.and(interval)
@@ -333,6 +339,16 @@ impl Tracker {
             self.dwell_spent = true;
             self.touched.push(tip);
             self.held.push(episode(self.dwell_since, self.rested));
+        }
+    }
+
+    /// Whether nobody watched the board just before a frame at `t`: the
+    /// first frame of a game resumed, or the first after a lapse
+    /// ([`GAP_SECONDS`]).
+    fn unwatched_before(&self, t: f64) -> bool {
+        match self.last_frame {
+            None => self.watch == Watch::Resumed,
+            Some(last) => t - last >= GAP_SECONDS,
         }
     }
 

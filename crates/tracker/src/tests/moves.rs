@@ -741,6 +741,42 @@ fn moves_made_while_nobody_watched_are_read_marked_and_the_turn_kept() {
 }
 
 #[test]
+fn a_fingertip_already_on_a_piece_as_the_game_is_watched_again_touches_nothing() {
+    // Watched again after 2. Nf3, unseen, with a fingertip resting on h7
+    // from the first frame (a hand on its way to the clock): when it
+    // arrived, and before which move, nobody saw. Then 2... Nc6.
+    let opening = ["e2e4", "e7e5"];
+    let unseen = [&opening[..], &["g1f3"]].concat();
+    let touches_of = |tracker: Tracker| {
+        let mut footage = Footage::new(tracker, 0.1);
+        let board = after(&unseen).board().clone();
+        for _ in 0..5 {
+            footage.show_as(&board, Bitboard::EMPTY, |obs| {
+                obs.fingertip = Some(Square::H7);
+                obs.scores[usize::from(Square::H7)] += 2.0 * REST_RISE;
+            });
+        }
+        footage.still(&board, 10);
+        footage.play(&mut unseen.clone(), "b8c6", 10);
+        let touched: Vec<Action> = footage
+            .events
+            .iter()
+            .map(|e| e.action)
+            .filter(|a| matches!(a, Action::Touch(_)))
+            .collect();
+        (
+            touched,
+            actions_of(&footage.events).contains(&Action::Lift(Square::B8)),
+        )
+    };
+    let resumed = Tracker::resumed(after(&opening), after(&opening).board());
+    assert_eq!(touches_of(resumed), (vec![], true));
+    // Watched from the game's first frame, the same fingertip is a touch.
+    let watched = Tracker::new(after(&unseen));
+    assert_eq!(touches_of(watched), (vec![Action::Touch(Square::H7)], true));
+}
+
+#[test]
 fn a_move_never_shown_still_before_the_stream_ends_raises_a_gap() {
     // 2 frames a second, below the service's floor: 1. e4 made, then on
     // every frame something moves on the board (a hand leaving it, at
