@@ -283,8 +283,9 @@ pub fn cut(ring: &FrameRing, story: &Story, prefix: &str) -> Result<Option<Clip>
 
 /// The frame that shows `touch`. Where a fingertip was read on its square
 /// near the touch's time: the middle of the fingertip's rest there (from
-/// the first to the last frame on which the square's picture all but did
-/// not move: not the hand arriving, nor the piece lifted), or of its stay
+/// the first to the last frame on which the fingertip stayed there and the
+/// square's picture all but did not move: not the hand arriving, maybe
+/// still above the piece, nor the piece lifted), or of its stay
 /// when it never rests. Else the first frame before the touch's time on
 /// which the square's picture differed from the board's (the hand reaching
 /// the piece, as a lift is seen); else the frame nearest the touch's time.
@@ -293,16 +294,16 @@ fn shown_at(frames: &[&Sighting], touch: &Touched) -> usize {
     let near: Vec<usize> = (0..frames.len())
         .filter(|&k| (touch.t - CONTACT_BEFORE..=touch.t + CONTACT_AFTER).contains(&frames[k].t))
         .collect();
-    let tip: Vec<usize> = near
-        .iter()
-        .copied()
-        .filter(|&k| frames[k].glance.fingertip == Some(sq))
-        .collect();
-    let motion = |k: usize| frames[k].glance.motion[usize::from(sq)];
+    let on = |k: usize| frames[k].glance.fingertip == Some(sq);
+    let tip: Vec<usize> = near.iter().copied().filter(|&k| on(k)).collect();
+    // A rest is a fingertip staying: on the square the frame before too
+    // (its first frame there is its arrival, maybe still above the piece)
+    // and the square's picture all but still.
     let resting: Vec<usize> = tip
         .iter()
         .copied()
-        .filter(|&k| motion(k) <= REST_MOTION)
+        .filter(|&k| k > 0 && on(k - 1))
+        .filter(|&k| frames[k].glance.motion[usize::from(sq)] <= REST_MOTION)
         .collect();
     if let (Some(&first), Some(&last)) = (resting.first(), resting.last()) {
         return nearest(frames, (frames[first].t + frames[last].t) / 2.0);
