@@ -7,7 +7,7 @@ environment (torch from PyPI; never installed by CI). The model's contract
 is in models/README.md; the Rust side is crates/vision/src/detector.rs.
 
     scripts/train_detector train --data DIR... --heldout DIR --out models/detector.onnx
-    scripts/train_detector context --data DIR... --init-onnx STAGE2.onnx --out models/detector.onnx
+    scripts/train_detector context --data DIR... --init-onnx STAGE2.onnx --out models/detector.onnx [--presence]
     scripts/train_detector evaluate --heldout DIR --model models/detector.onnx [--turns 4]
     python3 scripts/train_detector.py touches --games DIR [--model M]   (a measure_touches.py --keep DIR)
 
@@ -118,11 +118,15 @@ class Detector(nn.Module):
     def logits(self, board, with_features=False):
         x = self.features(board * self.scale - 0.5)
         per_square = by_square(self.per_cell(x))  # [N, 64, C]
-        presence = self.presence(torch.amax(x, dim=(2, 3))).squeeze(1)
+        presence = self.presence_logit(x)
         if with_features:
             # Each square's features (for the per-game colour model on them).
             return per_square, presence, by_square(x)
         return per_square, presence
+
+    def presence_logit(self, x):
+        """The hand-presence logit from the backbone's map `x`."""
+        return self.presence(torch.amax(x, dim=(2, 3))).squeeze(1)
 
     def per_cell(self, x):
         """The heads' logits on the backbone's map `x`: pieces, hand, touch."""
@@ -253,12 +257,13 @@ def train_context(args):
     """Trains `HandContext` on an exported model kept as it is: the backbone's
     map of each training frame is computed once (no augmentation: frames are
     read as the camera shows them, the picture's top at the top), then only
-    the context layers learn. Pieces, presence and features stay the
-    exported model's own."""
+    the context layers learn (with `--presence`, the hand-presence head on
+    the map's maximum too). Pieces and features stay the exported model's
+    own, and presence without `--presence`."""
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     parts = [load_set(d, jitter=args.corner_jitter, rng=rng) for d in args.data]
-    images, _, hand, touch, _ = (np.concatenate(a) for a in zip(*parts))
+    images, _, hand, touch, present = (np.concatenate(a) for a in zip(*parts))
     model = Detector(context=True)
     load_onnx_weights(model, args.init_onnx)
     model.eval()
@@ -273,9 +278,12 @@ def train_context(args):
           f"{maps.nbytes / 1e9:.1f} GB, {time.time() - started:.0f} s", flush=True)
     for parameter in model.parameters():
         parameter.requires_grad = False
-    for parameter in model.context.parameters():
+    trained = list(model.context.parameters())
+    if args.presence:
+        trained += list(model.presence.parameters())
+    for parameter in trained:
         parameter.requires_grad = True
-    optimiser = torch.optim.AdamW(model.context.parameters(), lr=args.lr, weight_decay=1e-4)
+    optimiser = torch.optim.AdamW(trained, lr=args.lr, weight_decay=1e-4)
     batches = len(maps) // args.batch
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=args.epochs * batches)
     c = len(CLASSES)
@@ -284,12 +292,16 @@ def train_context(args):
         started, total = time.time(), 0.0
         for b in range(batches):
             idx = np.sort(order[b * args.batch:(b + 1) * args.batch])
-            per_square = by_square(model.per_cell(torch.from_numpy(maps[idx]).float()))
+            batch_maps = torch.from_numpy(maps[idx]).float()
+            per_square = by_square(model.per_cell(batch_maps))
             loss = F.binary_cross_entropy_with_logits(
                 per_square[..., c], torch.from_numpy(hand[idx]), pos_weight=torch.tensor(args.hand_weight)
             ) + F.binary_cross_entropy_with_logits(
                 per_square[..., c + 1], torch.from_numpy(touch[idx]), pos_weight=torch.tensor(8.0)
             )
+            if args.presence:
+                presence = model.presence_logit(batch_maps)
+                loss = loss + 0.5 * F.binary_cross_entropy_with_logits(presence, torch.from_numpy(present[idx]))
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -591,6 +603,8 @@ def main():
     c.add_argument("--hand-weight", type=float, default=3.0)
     c.add_argument("--corner-jitter", type=float, default=0.006)
     c.add_argument("--threads", type=int, default=os.cpu_count())
+    c.add_argument("--presence", action="store_true",
+                   help="train the hand-presence head too (on the backbone's map, kept as it is)")
     d = sub.add_parser("compare", help="the largest difference of each output between two exported models")
     d.add_argument("model")
     d.add_argument("other")
