@@ -8,7 +8,6 @@ use referee_rules::{Action, Event};
 use shakmaty::{Color, Square};
 
 use crate::squares::{around, squares_in, squares_where};
-use crate::still::Watch;
 use crate::{GAP_SECONDS, Observation, Tracker, streak};
 
 /// Frames in a row a reading must hold to count (a piece chosen for a
@@ -343,13 +342,9 @@ impl Tracker {
     }
 
     /// Whether nobody watched the board just before a frame at `t`: the
-    /// first frame of a game resumed, or the first after a lapse
-    /// ([`GAP_SECONDS`]).
+    /// first frame watched, or the first after a lapse ([`GAP_SECONDS`]).
     fn unwatched_before(&self, t: f64) -> bool {
-        match self.last_frame {
-            None => self.watch == Watch::Resumed,
-            Some(last) => t - last >= GAP_SECONDS,
-        }
+        self.last_frame.is_none_or(|last| t - last >= GAP_SECONDS)
     }
 
     /// Reports the touches held, each before the move of the run just

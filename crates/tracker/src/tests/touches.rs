@@ -230,6 +230,9 @@ fn a_dwell_is_a_touch_and_a_still_change_a_move() {
     let mut tracker = Tracker::new(Chess::default());
     let mut events = Vec::new();
     let mut t = 0.0;
+    // The camera's first frame, the board bare (a fingertip on the first
+    // frame watched arrived unseen).
+    events.extend(tracker.push(&frame(t, &[], true, None)).events);
     // The hand reaches e2 and rests there, the picture moving.
     for _ in 0..4 {
         t += 0.05;
@@ -273,6 +276,9 @@ fn castling_with_fingertips(first: Square, second: Square) -> Vec<Action> {
     let mut tracker = Tracker::new(start);
     let mut events = Vec::new();
     let mut t = 0.0;
+    // The camera's first frame, the board bare (a fingertip on the first
+    // frame watched arrived unseen).
+    events.extend(tracker.push(&frame(t, &[], true, None)).events);
     for (changed, tip) in [(vec![first], first), (vec![first, second], second)] {
         for _ in 0..4 {
             t += 0.05;
@@ -310,6 +316,9 @@ fn in_a_run_of_moves_each_touch_comes_before_its_own_move_with_its_hand_s_side()
     let mut tracker = Tracker::new(Chess::default());
     let mut events = Vec::new();
     let mut t = 0.0;
+    // The camera's first frame, the board bare (a fingertip on the first
+    // frame watched arrived unseen).
+    events.extend(tracker.push(&frame(t, &[], true, None)).events);
     // White's hand grips e2 and carries it; then Black's grips e7, the
     // picture never still in between (the moves follow each other fast).
     let hands = [
