@@ -303,10 +303,12 @@ impl Tracker {
             self.rested = Rest::default();
             self.dwell_since = obs.t;
             self.dwell_bare = before[usize::from(tip)];
-            // A fingertip already there as the eyes open again arrived
-            // unseen: when, and before which of the moves made meanwhile,
-            // is not known. Like the mover's hand letting go, it makes no
-            // touch unless it goes elsewhere and rests again.
+            // A fingertip already there as the eyes open (on the first
+            // frame, or again after nobody watched) arrived unseen: when,
+            // and before which of the moves made meanwhile, is not known,
+            // and there is no picture of its piece bare to tell it from a
+            // piece that looks like one. Like the mover's hand letting go,
+            // it makes no touch unless it goes elsewhere and rests again.
             self.dwell_spent = unwatched_before;
         }
         self.rested = if resting(obs, tip, interval, self.dwell_bare) {
