@@ -128,14 +128,22 @@ def turns(truth):
     return spans
 
 
-def judge(seed, referee, folder):
-    text, fps, planned, hovers = game(seed)
+def render(seed, referee, folder):
+    """The game of `seed` rendered by `referee synth` into `folder` (again
+    only where its scenario changed): its output folder."""
+    text = game(seed)[0]
     scenario = folder / f"touches_{seed:05}.scn"
     scenario.write_text(text)
     out = folder / f"touches_{seed:05}"
     if not (out / "truth.json").exists() or (out / "scenario.scn").read_text() != text:
         run(referee, "synth", scenario, "--out", out)
         (out / "scenario.scn").write_text(text)
+    return out
+
+
+def judge(seed, referee, folder):
+    _, fps, planned, hovers = game(seed)
+    out = render(seed, referee, folder)
     truth = json.loads((out / "truth.json").read_text())
     corners = ",".join(f"{v:.2f}" for p in truth["frames"][0]["corners"] for v in p)
     verdict = json.loads(run(referee, "replay", out / "video.avi", "--json", "--corners", corners))

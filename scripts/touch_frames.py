@@ -18,23 +18,11 @@ from pathlib import Path
 
 import cv2
 
-from measure_replay import run
-from measure_touches import REFEREE, game
+from measure_touches import REFEREE, render
 
 # One frame in this many is kept: fingertips on a piece, hands with none.
 TOUCH_EVERY = 3
 HAND_EVERY = 12
-
-
-def render(referee, seed, games):
-    """The game of `seed` rendered into `games` (once), its folder."""
-    text = game(seed)[0]
-    scenario = games / f"touches_{seed:05}.scn"
-    out = games / f"touches_{seed:05}"
-    if not (out / "truth.json").exists() or scenario.read_text() != text:
-        scenario.write_text(text)
-        run(referee, "synth", scenario, "--out", out)
-    return out
 
 
 def frames_of(game_dir):
@@ -71,7 +59,7 @@ def main():
     lines = []
     for first in args.seeds:
         for seed in range(first, first + args.games):
-            for image, label in frames_of(render(args.referee, seed, games)):
+            for image, label in frames_of(render(seed, args.referee, games)):
                 name = f"images/{len(lines):06d}.jpg"
                 cv2.imwrite(str(args.out / name), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
                 lines.append(json.dumps({"file": name, **label}))

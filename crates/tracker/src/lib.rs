@@ -420,6 +420,12 @@ impl Tracker {
         self.record(events, Event::new(t, Action::Clock));
     }
 
+    /// Whether frames were lost just before the frame at `t`: nobody
+    /// watched the board for [`GAP_SECONDS`] or more.
+    fn frames_lost_before(&self, t: f64) -> bool {
+        self.last_frame.is_some_and(|last| t - last >= GAP_SECONDS)
+    }
+
     /// Reads one frame's board: touches, and moves once the board is still.
     fn read_frame(&mut self, obs: &Observation) -> Step {
         let mut step = Step::default();
@@ -428,10 +434,7 @@ impl Tracker {
             .read_otherwise(&self.table, RESIDUE_MARGIN)
             .count()
             > BLIND_SQUARES;
-        let lapsed = blind
-            || self
-                .last_frame
-                .is_some_and(|last| obs.t - last >= GAP_SECONDS);
+        let lapsed = blind || self.frames_lost_before(obs.t);
         if lapsed && self.watch == Watch::Throughout {
             self.watch = Watch::Lapsed;
         }

@@ -8,7 +8,7 @@ use referee_rules::{Action, Event};
 use shakmaty::{Color, Square};
 
 use crate::squares::{around, squares_in, squares_where};
-use crate::{GAP_SECONDS, Observation, Tracker, streak};
+use crate::{Observation, Tracker, streak};
 
 /// Frames in a row a reading must hold to count (a piece chosen for a
 /// promotion, two hands gripping pieces).
@@ -282,7 +282,8 @@ impl Tracker {
     /// A fingertip resting on a piece for [`DWELL_FRAMES`] is a deliberate
     /// touch (held until the hand's doing is read); passing over is not.
     pub(crate) fn follow_fingertip(&mut self, obs: &Observation) {
-        let unwatched_before = self.unwatched_before(obs.t);
+        // The first frame watched, or the first after a lapse.
+        let unwatched_before = self.last_frame.is_none() || self.frames_lost_before(obs.t);
         let interval = self
             .last_frame
             .replace(obs.t)
@@ -341,12 +342,6 @@ impl Tracker {
             self.touched.push(tip);
             self.held.push(episode(self.dwell_since, self.rested));
         }
-    }
-
-    /// Whether nobody watched the board just before a frame at `t`: the
-    /// first frame watched, or the first after a lapse ([`GAP_SECONDS`]).
-    fn unwatched_before(&self, t: f64) -> bool {
-        self.last_frame.is_none_or(|last| t - last >= GAP_SECONDS)
     }
 
     /// Reports the touches held, each before the move of the run just
