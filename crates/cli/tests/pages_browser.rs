@@ -159,7 +159,7 @@ async fn clip_plays(panel: &chromiumoxide::Page) {
         frames >= 10.0 && last > first && last - first <= 8.0,
         "{frames} frames, {first}-{last} s"
     );
-    // release_final: the fingertip on g8 (the truth's touch at 3.0 s), then Nf6 moved on.
+    // release_final: the fingertip on g8 (the truth's touch from 3.05 s), then Nf6 moved on.
     let mark: f64 = marks
         .split(',')
         .next()
@@ -204,8 +204,9 @@ async fn clip_plays(panel: &chromiumoxide::Page) {
 
 /// The incident's report, opened from the panel's link and printed to PDF
 /// by Chromium: one page, with the players, the round, the touches, what
-/// was played and the arbiter's decision.
-async fn report_prints(browser: &Browser, base: &str, shots: &std::path::Path) {
+/// was played and the arbiter's decision; the touch at the time the
+/// fingertip came on g8, `touched` the truth's first frame of it.
+async fn report_prints(browser: &Browser, base: &str, shots: &std::path::Path, touched: f64) {
     use chromiumoxide::cdp::browser_protocol::page::PrintToPdfParams;
     let report = browser
         .new_page(format!("{base}/incidents/1-1-1/report?token={VIEWER}"))
@@ -249,7 +250,7 @@ async fn report_prints(browser: &Browser, base: &str, shots: &std::path::Path) {
         "White Ann",
         "Black Bo",
         "Board 1",
-        "1. Ng8 touched at 3.00 s",
+        "1. Ng8 touched at ",
         "Nh6 was played",
         "upheld by Anna",
         "Note: seen on the evidence",
@@ -257,6 +258,35 @@ async fn report_prints(browser: &Browser, base: &str, shots: &std::path::Path) {
     ] {
         assert!(words.contains(field), "{field} not in the report: {words}");
     }
+    // The fingertip is read on the piece as the hand comes down on it, a
+    // frame or two before the truth's contact.
+    let at: f64 = words
+        .split("1. Ng8 touched at ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .expect("the touch's time");
+    assert!(
+        (touched - 0.15..=touched + 0.05).contains(&at),
+        "Ng8 touched at {at} s, the truth's contact from {touched} s"
+    );
+}
+
+/// When the truth's fingertip first touches `square`.
+fn first_touched(truth: &serde_json::Value, square: &str) -> f64 {
+    truth["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .find(|frame| {
+            frame["squares"]
+                .as_array()
+                .expect("squares")
+                .iter()
+                .any(|s| s["square"] == square && s["touch"] == true)
+        })
+        .and_then(|frame| frame["t"].as_f64())
+        .expect("a frame touching the square")
 }
 
 async fn text(page: &chromiumoxide::Page, script: &str) -> String {
@@ -373,7 +403,7 @@ fn the_panel_and_the_overlay_work_in_a_real_browser() {
             .save_screenshot(ScreenshotParams::builder().full_page(true).build(), shots.join("panel.png"))
             .await
             .expect("panel screenshot");
-        report_prints(&browser, &base, &shots).await;
+        report_prints(&browser, &base, &shots, first_touched(&truth, "g8")).await;
 
         // The overlay follows a game streamed at its pace on board 2.
         let mut camera = Command::new(env!("CARGO_BIN_EXE_referee"))

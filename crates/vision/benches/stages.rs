@@ -17,8 +17,8 @@ use std::time::Instant;
 
 use referee_vision::detector::DETECTOR_RECTIFIER;
 use referee_vision::{
-    BoardCorners, ChangeDetector, ColourBaseline, Detector, HandModels, HandTracker, Rectifier,
-    Thumbnail, VideoReader, locate_board,
+    BoardCorners, ChangeDetector, ColourBaseline, Detector, EYES_RECTIFIER, HandModels,
+    HandTracker, Thumbnail, VideoReader, locate_board,
 };
 
 /// What `work` made of each item, and the milliseconds it took on each.
@@ -93,7 +93,7 @@ fn main() {
     };
     println!("{}: {} frames", video.display(), frames.len());
     report("decode", decoding, decode);
-    let eyes = Rectifier::default();
+    let eyes = EYES_RECTIFIER;
     // Each warp timed dropped at once, as the chain drops it: the boards
     // the later stages read are warped again, untimed.
     let (_, ms) = timed(&frames, |f| drop(eyes.rectify(f, &corners).expect("warps")));

@@ -251,9 +251,13 @@ pub struct Change {
     pub cells: u64,
     /// How much each cell differs from the reference (mean Lab difference).
     pub scores: [f32; 64],
-    /// Percentage of pixels that changed clearly since the previous frame:
-    /// the picture is still when it is small.
+    /// Percentage of pixels that changed clearly since the previous frame,
+    /// where the board is read ([`RectifiedBoard::reading_area`]): the
+    /// picture is still when it is small.
     pub motion: f64,
+    /// The same percentage over the whole picture, its surround included:
+    /// a hand behind the far rank moves there and nowhere else.
+    pub picture_motion: f64,
     /// The same percentage on each cell: where on the board things move.
     pub cell_motion: [f32; 64],
     /// Where the head of a piece on each cell shows
@@ -304,14 +308,14 @@ impl ChangeDetector {
     /// The first board becomes the reference.
     pub fn observe(&mut self, board: &RectifiedBoard) -> Result<Change> {
         let lab = blurred_lab(&board.image)?;
-        let (motion, cell_motion, head_motion) = match &self.previous {
+        let motion = match &self.previous {
             Some(previous) => motion_between(board, &lab, previous)?,
-            None => (0.0, [0.0; 64], [0.0; 64]),
+            None => Motion::default(),
         };
         // During the warm-up the reference follows every still picture: a
         // camera's first frames are often half-decoded or still exposing.
         self.frames += 1;
-        if self.reference.is_none() || (!self.settled && motion < SETTLED_MOTION) {
+        if self.reference.is_none() || (!self.settled && motion.board < SETTLED_MOTION) {
             self.reference = Some(lab.clone());
         }
         if self.frames >= WARM_UP_FRAMES {
@@ -325,11 +329,12 @@ impl ChangeDetector {
         Ok(Change {
             cells,
             scores,
-            motion,
-            cell_motion,
+            motion: motion.board,
+            picture_motion: motion.picture,
+            cell_motion: motion.cells,
             head: Heads {
                 scores: head_scores,
-                motion: head_motion,
+                motion: motion.heads,
             },
         })
     }
@@ -392,10 +397,33 @@ pub(crate) fn blurred_lab(image: &Mat) -> Result<Mat> {
 /// Grey levels of change between consecutive frames that count as motion.
 const MOTION_DIFF: f64 = 15.0;
 
-/// Percentage of pixels whose largest channel changed by more than
-/// [`MOTION_DIFF`] between `a` and `b`: over the whole picture, over each
-/// of `board`'s cells, and where each cell's piece shows its head.
-fn motion_between(board: &RectifiedBoard, a: &Mat, b: &Mat) -> Result<(f64, [f32; 64], [f32; 64])> {
+/// Percentages of pixels whose largest channel changed by more than
+/// [`MOTION_DIFF`] between two frames.
+#[derive(Debug, Clone, Copy)]
+struct Motion {
+    /// Where the board is read ([`RectifiedBoard::reading_area`]).
+    board: f64,
+    /// Over the whole picture, surround included.
+    picture: f64,
+    /// Over each cell.
+    cells: [f32; 64],
+    /// Where each cell's piece shows its head.
+    heads: [f32; 64],
+}
+
+impl Default for Motion {
+    fn default() -> Self {
+        Self {
+            board: 0.0,
+            picture: 0.0,
+            cells: [0.0; 64],
+            heads: [0.0; 64],
+        }
+    }
+}
+
+/// How much changed between `a` and `b`, frames of `board`'s picture.
+fn motion_between(board: &RectifiedBoard, a: &Mat, b: &Mat) -> Result<Motion> {
     let mut diff = Mat::default();
     core::absdiff(a, b, &mut diff).doing("differencing frames")?;
     let mut channels = core::Vector::<Mat>::new();
@@ -416,18 +444,21 @@ fn motion_between(board: &RectifiedBoard, a: &Mat, b: &Mat) -> Result<(f64, [f32
         imgproc::THRESH_BINARY,
     )
     .doing("thresholding motion")?;
-    let whole = core::mean(&changed, &core::no_array()).doing("measuring motion")?[0];
-    let share = |rect| -> Result<f32> {
-        let roi = Mat::roi(&changed, rect).doing("taking a square")?;
-        Ok(core::mean(&roi, &core::no_array()).doing("measuring motion")?[0] as f32)
+    let share = |rect| -> Result<f64> {
+        let roi = Mat::roi(&changed, rect).doing("taking a part of the picture")?;
+        Ok(core::mean(&roi, &core::no_array()).doing("measuring motion")?[0])
     };
-    let (mut cells, mut heads) = ([0.0f32; 64], [0.0f32; 64]);
+    let mut motion = Motion {
+        board: share(board.reading_area())?,
+        picture: core::mean(&changed, &core::no_array()).doing("measuring motion")?[0],
+        ..Motion::default()
+    };
     for cell in 0..64 {
         let (row, col) = ((cell / 8) as i32, (cell % 8) as i32);
-        cells[cell] = share(board.square_rect(row, col, 0.0))?;
-        heads[cell] = share(board.head_rect(row, col, 0.0))?;
+        motion.cells[cell] = share(board.square_rect(row, col, 0.0))? as f32;
+        motion.heads[cell] = share(board.head_rect(row, col, 0.0))? as f32;
     }
-    Ok((whole, cells, heads))
+    Ok(motion)
 }
 
 /// The cells that differ from `reference`, how much each differs where its

@@ -33,6 +33,7 @@ const MODEL: &[u8] = include_bytes!("../../../models/detector.int8.onnx");
 pub const DETECTOR_RECTIFIER: Rectifier = Rectifier {
     square_px: 24,
     margin_squares: 1.0,
+    surround_squares: 0.0,
 };
 
 /// The model's classes, in its output order: empty, then FEN letters.

@@ -14,6 +14,16 @@ use crate::{BoardCorners, Error, RectifiedBoard, Rectifier, Result, realign};
 /// Percentage of changed pixels between frames below which the picture is still.
 pub const STILL_MOTION: f64 = 0.2;
 
+/// The eyes' warp: the board and half a square of margin read, and half a
+/// square of surround beyond (the detector's square of margin in all),
+/// where the head of a far piece leans out and a finger touches it from
+/// behind.
+pub const EYES_RECTIFIER: Rectifier = Rectifier {
+    square_px: 32,
+    margin_squares: 0.5,
+    surround_squares: 0.5,
+};
+
 /// What stands on each rectified cell when the board lies `orientation`.
 fn occupancy(position: &Board, orientation: Orientation) -> [Occupant; 64] {
     let mut known = [Occupant::Empty; 64];
@@ -67,8 +77,11 @@ pub struct BoardReading {
     pub changed: u64,
     /// How much each square differs from it, by square index.
     pub scores: [f32; 64],
-    /// Percentage of pixels that changed since the previous frame.
+    /// Percentage of pixels that changed since the previous frame, where
+    /// the board is read.
     pub motion: f64,
+    /// The same over the whole picture, its surround included.
+    pub picture_motion: f64,
     /// The same percentage on each square, by square index.
     pub square_motion: [f32; 64],
     /// The change where each square's piece shows its head, by square index.
@@ -110,7 +123,7 @@ impl Eyes {
         start: &Board,
         orientation: Option<Orientation>,
     ) -> Result<Self> {
-        let rectifier = Rectifier::default();
+        let rectifier = EYES_RECTIFIER;
         let board = rectifier.rectify(first, &corners)?;
         let orientation = match orientation {
             Some(o) => o,
@@ -167,7 +180,8 @@ impl Eyes {
                 (Some(board), _) => realign::lightness(&blurred_lab(&board.image)?)?,
                 (None, None) => realign::lightness(&blurred_lab(&before.image)?)?,
             };
-            let Some(warp) = realign::board_warp(&reference, &current)? else {
+            let Some(warp) = realign::board_warp(&reference, &current, before.reading_area())?
+            else {
                 break;
             };
             let Some(next) = realign::moved_corners(&self.rectifier, &corners, &warp)? else {
@@ -239,6 +253,7 @@ impl Eyes {
             changed: 0,
             scores: [0.0; 64],
             motion: change.motion,
+            picture_motion: change.picture_motion,
             square_motion: [0.0; 64],
             head: Heads::default(),
         };

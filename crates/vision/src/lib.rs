@@ -48,7 +48,7 @@ pub use detector::{
     SURE_HAND_THRESHOLD, patch_around,
 };
 pub use error::{Error, Result};
-pub use eyes::{BoardReading, Eyes};
+pub use eyes::{BoardReading, EYES_RECTIFIER, Eyes};
 pub use hands::{HandModels, HandTracker};
 pub use locate::{Localisation, locate_board};
 pub use rectify::{

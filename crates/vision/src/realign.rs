@@ -34,10 +34,11 @@ pub fn lightness(lab: &Mat) -> Result<Mat> {
 }
 
 /// How the board's picture moved from `reference` to `current` (both top
-/// down, same size): a perspective warp taking reference pixels to present
-/// ones, or `None` when it did not move or a quarter could not be matched.
-pub fn board_warp(reference: &Mat, current: &Mat) -> Result<Option<Mat>> {
-    let side = reference.cols().min(reference.rows());
+/// down, same size), matched within `area` of them (where the board is
+/// read): a perspective warp taking reference pixels to present ones, or
+/// `None` when it did not move or a quarter could not be matched.
+pub fn board_warp(reference: &Mat, current: &Mat, area: Rect) -> Result<Option<Mat>> {
+    let side = area.width.min(area.height);
     let quarter = (QUARTER_SIDE * f64::from(side)).round() as i32;
     let mut window = Mat::default();
     imgproc::create_hanning_window(&mut window, Size::new(quarter, quarter), core::CV_32F)
@@ -51,7 +52,7 @@ pub fn board_warp(reference: &Mat, current: &Mat) -> Result<Option<Mat>> {
         (side - quarter, side - quarter),
         (0, side - quarter),
     ] {
-        let rect = Rect::new(x, y, quarter, quarter);
+        let rect = Rect::new(area.x + x, area.y + y, quarter, quarter);
         let a = Mat::roi(reference, rect)
             .doing("taking a quarter")?
             .try_clone()
@@ -67,7 +68,7 @@ pub fn board_warp(reference: &Mat, current: &Mat) -> Result<Option<Mat>> {
             return Ok(None);
         }
         largest = largest.max(shift.x.hypot(shift.y));
-        let centre = Point2f::new((x + quarter / 2) as f32, (y + quarter / 2) as f32);
+        let centre = Point2f::new((rect.x + quarter / 2) as f32, (rect.y + quarter / 2) as f32);
         from.push(centre);
         to.push(Point2f::new(
             centre.x + shift.x as f32,
@@ -172,23 +173,31 @@ mod tests {
     #[test]
     fn a_shifted_board_is_followed_and_a_still_one_is_left() {
         let reference = board();
+        let whole = Rect::new(0, 0, reference.cols(), reference.rows());
         assert!(
-            board_warp(&reference, &reference)
+            board_warp(&reference, &reference, whole)
                 .expect("opencv")
                 .is_none()
         );
         let moved = shifted(&reference, 5.0, -3.0);
-        let warp = board_warp(&reference, &moved)
-            .expect("opencv")
-            .expect("moved");
-        let mut p = Vector::<Point2f>::new();
-        p.push(Point2f::new(144.0, 144.0));
-        let mut q = Vector::<Point2f>::new();
-        core::perspective_transform(&p, &mut q, &warp).expect("opencv");
-        let q = q.get(0).expect("opencv");
-        assert!(
-            (q.x - 149.0).abs() < 0.5 && (q.y - 141.0).abs() < 0.5,
-            "{q:?}"
-        );
+        // Matched on the whole picture or within a border of it, the warp
+        // takes the picture's own pixels.
+        for area in [
+            whole,
+            Rect::new(16, 16, whole.width - 32, whole.height - 32),
+        ] {
+            let warp = board_warp(&reference, &moved, area)
+                .expect("opencv")
+                .expect("moved");
+            let mut p = Vector::<Point2f>::new();
+            p.push(Point2f::new(144.0, 144.0));
+            let mut q = Vector::<Point2f>::new();
+            core::perspective_transform(&p, &mut q, &warp).expect("opencv");
+            let q = q.get(0).expect("opencv");
+            assert!(
+                (q.x - 149.0).abs() < 0.5 && (q.y - 141.0).abs() < 0.5,
+                "{area:?}: {q:?}"
+            );
+        }
     }
 }

@@ -3,10 +3,11 @@
 //!
 //! Input: a BGR image and the outer corners of the 8x8 playing area,
 //! clockwise from the image's top-left (contracts.md §4). Output: a
-//! [`RectifiedBoard`] of `(8 + 2·margin)·square_px` pixels a side, where the
-//! square in image row `r`, column `c` (row 0 at the top, as the camera sees
-//! it) starts at `margin + c·square_px, margin + r·square_px`. Which edge is
-//! White's is decided later, from the pieces.
+//! [`RectifiedBoard`] of `(8 + 2·border)·square_px` pixels a side (border:
+//! the margin and the surround beyond it), where the square in image row
+//! `r`, column `c` (row 0 at the top, as the camera sees it) starts at
+//! `border + c·square_px, border + r·square_px`. Which edge is White's is
+//! decided later, from the pieces.
 
 use std::path::Path;
 
@@ -63,8 +64,13 @@ const MIN_BOARD_AREA_PX: f32 = 64.0 * 64.0;
 pub struct Rectifier {
     /// Side of one square in the output, pixels.
     pub square_px: i32,
-    /// Border kept around the playing area, in squares (pieces lean out of it).
+    /// Border kept around the playing area, in squares (pieces lean out of
+    /// it): where the board is read.
     pub margin_squares: f32,
+    /// Border beyond the margin, in squares, where only the head of a
+    /// piece leaning out and a hand on it are looked for (a far piece's
+    /// head, touched from behind): the board is not read there.
+    pub surround_squares: f32,
 }
 
 impl Default for Rectifier {
@@ -72,14 +78,20 @@ impl Default for Rectifier {
         Self {
             square_px: 32,
             margin_squares: 0.5,
+            surround_squares: 0.0,
         }
     }
 }
 
 impl Rectifier {
-    /// Margin around the playing area in output pixels.
+    /// Margin and surround around the playing area in output pixels.
     pub fn margin_px(&self) -> i32 {
-        (self.margin_squares * self.square_px as f32).round() as i32
+        ((self.margin_squares + self.surround_squares) * self.square_px as f32).round() as i32
+    }
+
+    /// The surround in output pixels.
+    pub fn surround_px(&self) -> i32 {
+        (self.surround_squares * self.square_px as f32).round() as i32
     }
 
     /// Side of the output image in pixels.
@@ -120,6 +132,7 @@ impl Rectifier {
             image: board,
             square_px: self.square_px,
             margin_px: self.margin_px(),
+            surround_px: self.surround_px(),
             nadir: [
                 margin + view.nadir[0] as f32 * self.square_px as f32,
                 margin + view.nadir[1] as f32 * self.square_px as f32,
@@ -216,7 +229,11 @@ pub struct RectifiedBoard {
     /// BGR image, `8·square_px + 2·margin_px` pixels a side.
     pub image: Mat,
     pub square_px: i32,
+    /// The border round the playing area, surround included.
     pub margin_px: i32,
+    /// The band along the image's edge, out of [`Self::reading_area`],
+    /// where only heads are looked for ([`Rectifier::surround_squares`]).
+    pub surround_px: i32,
     /// The point under the camera, in this image's pixels.
     pub nadir: [f32; 2],
     /// How far a piece's top leans out from its square, as a share of the
@@ -254,26 +271,36 @@ impl RectifiedBoard {
         )
     }
 
+    /// Where the board is read: the playing area and its margin, the
+    /// surround left out.
+    pub fn reading_area(&self) -> Rect {
+        let (cols, rows) = self.size();
+        let band = self.surround_px;
+        Rect::new(band, band, cols - 2 * band, rows - 2 * band)
+    }
+
     /// Where a piece standing on the square in image row `row`, column `col`
     /// shows: the square moved halfway towards where the piece's top leans
-    /// (away from the nadir), shrunk by `inset`, kept inside the image.
+    /// (away from the nadir), shrunk by `inset`, kept inside the
+    /// [`Self::reading_area`].
     pub fn piece_rect(&self, row: i32, col: i32, inset: f32) -> Rect {
-        self.leaning_rect(row, col, inset, 0.5)
+        self.leaning_rect(row, col, inset, 0.5, self.reading_area())
     }
 
     /// Where the head of a piece standing on the square shows, and a finger
     /// resting on it: the square moved all the way to where the piece's top
-    /// leans, shrunk by `inset`, kept inside the image. A piece on the edge
-    /// of the board touched from behind is touched there, out of
-    /// [`Self::piece_rect`]'s sight.
+    /// leans, shrunk by `inset`, kept inside the image (surround included).
+    /// A piece on the edge of the board touched from behind is touched
+    /// there, out of [`Self::piece_rect`]'s sight.
     pub fn head_rect(&self, row: i32, col: i32, inset: f32) -> Rect {
-        self.leaning_rect(row, col, inset, 1.0)
+        let (cols, rows) = self.size();
+        self.leaning_rect(row, col, inset, 1.0, Rect::new(0, 0, cols, rows))
     }
 
     /// The square in image row `row`, column `col`, moved by `share` of how
     /// far a piece's top leans out there, shrunk by `inset`, kept inside
-    /// the image.
-    fn leaning_rect(&self, row: i32, col: i32, inset: f32, share: f32) -> Rect {
+    /// `within`.
+    fn leaning_rect(&self, row: i32, col: i32, inset: f32, share: f32, within: Rect) -> Rect {
         let square = self.square_rect(row, col, inset);
         let s = self.square_px as f32;
         let centre = [
@@ -282,10 +309,9 @@ impl RectifiedBoard {
         ];
         let shift =
             |axis: usize| (share * self.lean * (centre[axis] - self.nadir[axis])).round() as i32;
-        let (cols, rows) = self.size();
         Rect::new(
-            (square.x + shift(0)).clamp(0, cols - square.width),
-            (square.y + shift(1)).clamp(0, rows - square.height),
+            (square.x + shift(0)).clamp(within.x, within.x + within.width - square.width),
+            (square.y + shift(1)).clamp(within.y, within.y + within.height - square.height),
             square.width,
             square.height,
         )
@@ -393,6 +419,7 @@ mod tests {
             .expect("a blank image"),
             square_px: 32,
             margin_px: 16,
+            surround_px: 0,
             nadir: [144.0, 144.0],
             lean,
         }
@@ -412,5 +439,34 @@ mod tests {
         assert_eq!((square.y - piece.y, square.y - head.y), (11, 16));
         assert_eq!(head.y, 0);
         assert_eq!((piece.x, head.x), (square.x - 2, square.x - 3));
+    }
+
+    #[test]
+    fn a_far_piece_s_head_is_looked_for_in_the_surround_and_the_piece_is_read_short_of_it() {
+        // 32 a square, half a square of margin and half of surround.
+        let board = RectifiedBoard {
+            image: Mat::new_rows_cols_with_default(
+                320,
+                320,
+                opencv::core::CV_8UC3,
+                Scalar::all(0.0),
+            )
+            .expect("a blank image"),
+            square_px: 32,
+            margin_px: 32,
+            surround_px: 16,
+            nadir: [160.0, 160.0],
+            lean: 0.4,
+        };
+        assert_eq!(board.reading_area(), Rect::new(16, 16, 288, 288));
+        // The top rank's fourth square, 112 pixels above the nadir: the
+        // piece would show 22 pixels up, past the reading area's edge, its
+        // head 45, into the surround and out of the picture.
+        let (square, piece, head) = (
+            board.square_rect(0, 3, 0.0),
+            board.piece_rect(0, 3, 0.0),
+            board.head_rect(0, 3, 0.0),
+        );
+        assert_eq!((square.y, piece.y, head.y), (32, 16, 0));
     }
 }

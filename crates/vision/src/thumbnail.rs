@@ -15,6 +15,7 @@ use crate::{BoardCorners, Rectifier, Result};
 pub const THUMBNAIL_RECTIFIER: Rectifier = Rectifier {
     square_px: 16,
     margin_squares: 1.0,
+    surround_squares: 0.0,
 };
 
 /// Grey levels a pixel must change by to count as changed (as the colour

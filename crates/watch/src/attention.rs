@@ -6,9 +6,9 @@
 //! least every [`KEEP_ALIVE_SECONDS`]. On the other frames the picture is
 //! the one they last saw, and what they saw then still stands.
 
-/// Share of the picture (percent of its pixels, board and margin) changed
-/// since the frame before at which it moves: a hand, an arm, a piece
-/// carried (well under the still picture's [`referee_vision::STILL_MOTION`]:
+/// Share of the picture (percent of its pixels, board, margin and
+/// surround: a hand behind the far rank) changed since the frame before
+/// at which it moves: a hand, an arm, a piece carried (well under the still picture's [`referee_vision::STILL_MOTION`]:
 /// a fingertip creeping over a piece moves a few pixels a frame).
 pub const GLANCE_MOTION: f64 = 0.02;
 

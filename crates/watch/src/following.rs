@@ -124,6 +124,7 @@ mod tests {
                 .fold(0, |bits, &sq| bits | 1 << usize::from(sq)),
             scores,
             motion: 0.0,
+            picture_motion: 0.0,
             square_motion: [0.0; 64],
             head: Heads::default(),
         }

@@ -317,11 +317,16 @@ impl BoardWatch {
                 // What moved since the frame before is the picture's, seen
                 // through the corners both frames were read by: the new
                 // corners shift every square against the frame before.
-                let (motion, square_motion, head_motion) =
-                    (reading.motion, reading.square_motion, reading.head.motion);
+                let (motion, picture_motion, square_motion, head_motion) = (
+                    reading.motion,
+                    reading.picture_motion,
+                    reading.square_motion,
+                    reading.head.motion,
+                );
                 board = eyes.locate(image)?;
                 reading = eyes.detect(&board)?;
                 reading.motion = motion;
+                reading.picture_motion = picture_motion;
                 reading.square_motion = square_motion;
                 reading.head.motion = head_motion;
                 self.attention.forget();
@@ -331,7 +336,7 @@ impl BoardWatch {
             self.times.locate += elapsed_ms(clock);
         }
         let clock = Instant::now();
-        let look = match self.attention.look(reading.motion, t) {
+        let look = match self.attention.look(reading.picture_motion, t) {
             Look::UnlessSame => {
                 // Compared with the picture they last looked at, not the
                 // frame before: a picture creeping is looked at once it
