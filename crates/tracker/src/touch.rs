@@ -40,9 +40,10 @@ pub const REST_MOTION: f32 = 10.0;
 /// accepted by at least this much more than on the frame before the
 /// fingertip arrived on it (the scale of [`Observation::scores`]): a
 /// finger on the piece covers part of it. Or where the piece's head shows
-/// ([`Observation::head_scores`]), that picture standing still too: a
-/// piece on the board's edge touched from behind is touched where its head
-/// leans out, past its square's picture. A fingertip read on a piece that
+/// or just beyond it ([`Observation::head_scores`]), that picture standing
+/// still too: a piece on the board's edge touched from behind is touched
+/// where its head leans out, past its square's picture, the finger resting
+/// on its far side. A fingertip read on a piece that
 /// looks as it did before is a hand beside it: coming in or going away
 /// over the board's edge, or passing above it.
 pub const REST_RISE: f32 = 1.5;

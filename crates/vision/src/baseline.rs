@@ -260,15 +260,17 @@ pub struct Change {
     pub picture_motion: f64,
     /// The same percentage on each cell: where on the board things move.
     pub cell_motion: [f32; 64],
-    /// Where the head of a piece on each cell shows
-    /// ([`RectifiedBoard::head_rect`]): how much it differs from the
+    /// Where the head of a piece on each cell shows, or just beyond it
+    /// ([`RectifiedBoard::head_rect`], [`RectifiedBoard::crown_rect`]),
+    /// whichever changed more: how much it differs from the
     /// reference, and how much of it changed since the previous frame.
     pub head: Heads,
 }
 
-/// The change where each cell's piece shows its head, on the scales of
-/// [`Change::scores`] and [`Change::cell_motion`]: a finger on the back of
-/// a piece at the board's edge shows there and nowhere else.
+/// The change where each cell's piece shows its head or just beyond it
+/// (the more changed of the two), on the scales of [`Change::scores`] and
+/// [`Change::cell_motion`]: a finger on the back of a piece at the board's
+/// edge shows there and nowhere else.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Heads {
     pub scores: [f32; 64],
@@ -407,7 +409,7 @@ struct Motion {
     picture: f64,
     /// Over each cell.
     cells: [f32; 64],
-    /// Where each cell's piece shows its head.
+    /// Where each cell's piece shows its head, or just beyond it.
     heads: [f32; 64],
 }
 
@@ -456,13 +458,15 @@ fn motion_between(board: &RectifiedBoard, a: &Mat, b: &Mat) -> Result<Motion> {
     for cell in 0..64 {
         let (row, col) = ((cell / 8) as i32, (cell % 8) as i32);
         motion.cells[cell] = share(board.square_rect(row, col, 0.0))? as f32;
-        motion.heads[cell] = share(board.head_rect(row, col, 0.0))? as f32;
+        motion.heads[cell] = share(board.head_rect(row, col, 0.0))?
+            .max(share(board.crown_rect(row, col, 0.0))?) as f32;
     }
     Ok(motion)
 }
 
 /// The cells that differ from `reference`, how much each differs where its
-/// piece shows, and how much where its piece's head shows.
+/// piece shows, and how much where its piece's head shows (or just beyond
+/// it).
 fn changed_cells(
     board: &RectifiedBoard,
     lab: &Mat,
@@ -479,7 +483,8 @@ fn changed_cells(
     for cell in 0..64 {
         let (row, col) = ((cell / 8) as i32, (cell % 8) as i32);
         scores[cell] = differs(board.piece_rect(row, col, CHANGE_INSET))?;
-        heads[cell] = differs(board.head_rect(row, col, CHANGE_INSET))?;
+        heads[cell] = differs(board.head_rect(row, col, CHANGE_INSET))?
+            .max(differs(board.crown_rect(row, col, CHANGE_INSET))?);
     }
     let mut sorted = scores;
     sorted.sort_by(f32::total_cmp);

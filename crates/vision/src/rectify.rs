@@ -284,7 +284,7 @@ impl RectifiedBoard {
     /// (away from the nadir), shrunk by `inset`, kept inside the
     /// [`Self::reading_area`].
     pub fn piece_rect(&self, row: i32, col: i32, inset: f32) -> Rect {
-        self.leaning_rect(row, col, inset, 0.5, self.reading_area())
+        self.leaning_rect(row, col, inset, [0.5, 0.0], self.reading_area())
     }
 
     /// Where the head of a piece standing on the square shows, and a finger
@@ -293,22 +293,43 @@ impl RectifiedBoard {
     /// A piece on the edge of the board touched from behind is touched
     /// there, out of [`Self::piece_rect`]'s sight.
     pub fn head_rect(&self, row: i32, col: i32, inset: f32) -> Rect {
+        self.leaning_rect(row, col, inset, [1.0, 0.0], self.whole())
+    }
+
+    /// Just beyond the head of a piece standing on the square: its head's
+    /// window moved half a square further from the nadir, kept inside the
+    /// image. A finger touching a far piece from behind rests there.
+    pub fn crown_rect(&self, row: i32, col: i32, inset: f32) -> Rect {
+        self.leaning_rect(row, col, inset, [1.0, 0.5], self.whole())
+    }
+
+    fn whole(&self) -> Rect {
         let (cols, rows) = self.size();
-        self.leaning_rect(row, col, inset, 1.0, Rect::new(0, 0, cols, rows))
+        Rect::new(0, 0, cols, rows)
     }
 
     /// The square in image row `row`, column `col`, moved by `share` of how
-    /// far a piece's top leans out there, shrunk by `inset`, kept inside
-    /// `within`.
-    fn leaning_rect(&self, row: i32, col: i32, inset: f32, share: f32, within: Rect) -> Rect {
+    /// far a piece's top leans out there and `beyond` squares further from
+    /// the nadir, shrunk by `inset`, kept inside `within`.
+    fn leaning_rect(
+        &self,
+        row: i32,
+        col: i32,
+        inset: f32,
+        [share, beyond]: [f32; 2],
+        within: Rect,
+    ) -> Rect {
         let square = self.square_rect(row, col, inset);
         let s = self.square_px as f32;
         let centre = [
             self.margin_px as f32 + (col as f32 + 0.5) * s,
             self.margin_px as f32 + (row as f32 + 0.5) * s,
         ];
-        let shift =
-            |axis: usize| (share * self.lean * (centre[axis] - self.nadir[axis])).round() as i32;
+        let away = [centre[0] - self.nadir[0], centre[1] - self.nadir[1]];
+        let distance = away[0].hypot(away[1]).max(1.0);
+        let shift = |axis: usize| {
+            (share * self.lean * away[axis] + beyond * s * away[axis] / distance).round() as i32
+        };
         Rect::new(
             (square.x + shift(0)).clamp(within.x, within.x + within.width - square.width),
             (square.y + shift(1)).clamp(within.y, within.y + within.height - square.height),
@@ -468,5 +489,21 @@ mod tests {
             board.head_rect(0, 3, 0.0),
         );
         assert_eq!((square.y, piece.y, head.y), (32, 16, 0));
+    }
+
+    #[test]
+    fn just_beyond_a_piece_s_head_lies_half_a_square_further_from_the_nadir() {
+        let board = board(0.1);
+        // The second rank's fourth square, 80 pixels above the nadir and 16
+        // left of it: the head shows 8 up and 2 left, just beyond it
+        // another 16 up and 3 left (half a square along the same way).
+        let (head, crown) = (board.head_rect(1, 3, 0.0), board.crown_rect(1, 3, 0.0));
+        assert_eq!((head.y - crown.y, head.x - crown.x), (16, 3));
+        // A square under the nadir has no way out: there it is the head.
+        let board = RectifiedBoard {
+            nadir: [16.0 + 3.5 * 32.0, 16.0 + 3.5 * 32.0],
+            ..board
+        };
+        assert_eq!(board.crown_rect(3, 3, 0.0), board.head_rect(3, 3, 0.0));
     }
 }

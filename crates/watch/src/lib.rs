@@ -375,6 +375,13 @@ impl BoardWatch {
                 seen
             }
         };
+        tracing::trace!(
+            t,
+            ?look,
+            picture_motion = reading.picture_motion,
+            fingertip = ?hands.fingertip.map(|f| f.square),
+            "attention"
+        );
         let fingertip = hands.fingertip.map(|f| f.borne_out(reading.changed));
         self.glance = Glance {
             fingertip,
