@@ -43,9 +43,9 @@ pub const REST_MOTION: f32 = 10.0;
 /// or just beyond it ([`Observation::head_scores`]), that picture standing
 /// still too: a piece on the board's edge touched from behind is touched
 /// where its head leans out, past its square's picture, the finger resting
-/// on its far side. A fingertip read on a piece that
-/// looks as it did before is a hand beside it: coming in or going away
-/// over the board's edge, or passing above it.
+/// on its far side. A fingertip read on a piece that looks as it did
+/// before is a hand beside it: coming in or going away over the board's
+/// edge, or passing above it.
 pub const REST_RISE: f32 = 1.5;
 
 /// A square's change scores ([`Observation::scores`] and

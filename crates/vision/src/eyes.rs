@@ -89,6 +89,22 @@ pub struct BoardReading {
 }
 
 impl BoardReading {
+    /// This reading with the motion of `earlier`, a reading of the same
+    /// frame through the corners of the frame before (what moved since
+    /// then is measured through the same corners on both frames).
+    pub fn with_motion_of(self, earlier: &BoardReading) -> Self {
+        Self {
+            motion: earlier.motion,
+            picture_motion: earlier.picture_motion,
+            square_motion: earlier.square_motion,
+            head: Heads {
+                motion: earlier.head.motion,
+                ..self.head
+            },
+            ..self
+        }
+    }
+
     pub fn still(&self) -> bool {
         self.motion < STILL_MOTION
     }

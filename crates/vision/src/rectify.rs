@@ -430,18 +430,26 @@ mod tests {
     /// A blank 288-pixel board (32 a square, 16 of margin) seen from over
     /// its centre, a piece's top leaning out by `lean` of its distance.
     fn board(lean: f32) -> RectifiedBoard {
+        surrounded(16, 0, lean)
+    }
+
+    /// A blank board of 32 pixels a square, `margin_px` of border of which
+    /// `surround_px` is surround, seen from over its centre, a piece's top
+    /// leaning out by `lean` of its distance.
+    fn surrounded(margin_px: i32, surround_px: i32, lean: f32) -> RectifiedBoard {
+        let side = 8 * 32 + 2 * margin_px;
         RectifiedBoard {
             image: Mat::new_rows_cols_with_default(
-                288,
-                288,
+                side,
+                side,
                 opencv::core::CV_8UC3,
                 Scalar::all(0.0),
             )
             .expect("a blank image"),
             square_px: 32,
-            margin_px: 16,
-            surround_px: 0,
-            nadir: [144.0, 144.0],
+            margin_px,
+            surround_px,
+            nadir: [side as f32 / 2.0; 2],
             lean,
         }
     }
@@ -464,21 +472,8 @@ mod tests {
 
     #[test]
     fn a_far_piece_s_head_is_looked_for_in_the_surround_and_the_piece_is_read_short_of_it() {
-        // 32 a square, half a square of margin and half of surround.
-        let board = RectifiedBoard {
-            image: Mat::new_rows_cols_with_default(
-                320,
-                320,
-                opencv::core::CV_8UC3,
-                Scalar::all(0.0),
-            )
-            .expect("a blank image"),
-            square_px: 32,
-            margin_px: 32,
-            surround_px: 16,
-            nadir: [160.0, 160.0],
-            lean: 0.4,
-        };
+        // Half a square of margin and half of surround.
+        let board = surrounded(32, 16, 0.4);
         assert_eq!(board.reading_area(), Rect::new(16, 16, 288, 288));
         // The top rank's fourth square, 112 pixels above the nadir: the
         // piece would show 22 pixels up, past the reading area's edge, its

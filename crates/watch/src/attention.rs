@@ -8,8 +8,9 @@
 
 /// Share of the picture (percent of its pixels, board, margin and
 /// surround: a hand behind the far rank) changed since the frame before
-/// at which it moves: a hand, an arm, a piece carried (well under the still picture's [`referee_vision::STILL_MOTION`]:
-/// a fingertip creeping over a piece moves a few pixels a frame).
+/// at which it moves: a hand, an arm, a piece carried (well under the
+/// still picture's [`referee_vision::STILL_MOTION`]: a fingertip creeping
+/// over a piece moves a few pixels a frame).
 pub const GLANCE_MOTION: f64 = 0.02;
 
 /// Motion summed over the frames since the models last looked at which

@@ -317,18 +317,8 @@ impl BoardWatch {
                 // What moved since the frame before is the picture's, seen
                 // through the corners both frames were read by: the new
                 // corners shift every square against the frame before.
-                let (motion, picture_motion, square_motion, head_motion) = (
-                    reading.motion,
-                    reading.picture_motion,
-                    reading.square_motion,
-                    reading.head.motion,
-                );
                 board = eyes.locate(image)?;
-                reading = eyes.detect(&board)?;
-                reading.motion = motion;
-                reading.picture_motion = picture_motion;
-                reading.square_motion = square_motion;
-                reading.head.motion = head_motion;
+                reading = eyes.detect(&board)?.with_motion_of(&reading);
                 self.attention.forget();
                 self.looked_at = None;
                 self.following.followed();
