@@ -374,10 +374,16 @@ pub fn draw_hand(
     Ok(())
 }
 
-/// The scene's light as a per-pixel gain (float, 3 channels): colour
+/// The scene's light as a per-pixel gain (float, 3 channels): the room's
+/// `brightness` (the scenario's `light`, 1 for even daylight), colour
 /// temperature, uneven light, glare, and the shadow of someone standing by
 /// covering `occlusion` of the image from its left edge. Computed once per scene.
-pub fn light_map(pose: &Pose, style: &Style, occlusion: f64) -> opencv::Result<Mat> {
+pub fn light_map(
+    pose: &Pose,
+    style: &Style,
+    brightness: f64,
+    occlusion: f64,
+) -> opencv::Result<Mat> {
     let (w, h) = (pose.width, pose.height);
     let mut map = Mat::new_rows_cols_with_default(h, w, CV_32FC3, Scalar::all(0.0))?;
     let glare = style
@@ -406,7 +412,7 @@ pub fn light_map(pose: &Pose, style: &Style, occlusion: f64) -> opencv::Result<M
             }
             let px = map.at_2d_mut::<core::Vec3f>(y, x)?;
             for c in 0..3 {
-                px[c] = (gain * style.tint[c]) as f32;
+                px[c] = (brightness * gain * style.tint[c]) as f32;
             }
         }
     }

@@ -76,7 +76,7 @@ impl Renderer {
         let style = style.unwrap_or_else(|| Style::random(&mut rng));
         let pose = Pose::with_lens(camera, &mut rng);
         let background = draw::background(&pose, &style, &mut background_rng(camera.seed))?;
-        let light = draw::light_map(&pose, &style, camera.occlusion)?;
+        let light = draw::light_map(&pose, &style, camera.light, camera.occlusion)?;
         let track = hand_track(&played.gestures, &played.events, start.board());
         Ok(Self {
             camera: camera.clone(),

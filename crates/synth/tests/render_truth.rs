@@ -249,3 +249,29 @@ fn a_move_made_with_two_hands_shows_two_arms() {
         .any(|(a, b)| b - a >= 2);
     assert!(gap, "two arms apart: {files:?}");
 }
+
+#[test]
+fn the_scenario_light_dims_and_brightens_the_picture() {
+    let mean_grey = |light: &str| {
+        let scenario =
+            referee_synth::Scenario::parse(&format!("camera seed=5 noise=0 light={light}\n"))
+                .expect("parses");
+        let (renderer, _) = referee_synth::stage(&scenario).expect("stages");
+        let frame = renderer.frame(0.0, 0).expect("frame").0;
+        let mut grey = Mat::default();
+        opencv::imgproc::cvt_color_def(&frame, &mut grey, opencv::imgproc::COLOR_BGR2GRAY)
+            .expect("grey");
+        opencv::core::mean_def(&grey).expect("mean")[0]
+    };
+    let (dim, daylight, bright) = (mean_grey("0.6"), mean_grey("1"), mean_grey("1.3"));
+    // Dimmed by nearly the light's share (nothing saturates at 0.6), and
+    // brighter at 1.3 (less than by its share where white squares burn out).
+    assert!(
+        (dim / daylight - 0.6).abs() < 0.03,
+        "mean grey {dim:.1} at light 0.6 against {daylight:.1} at 1"
+    );
+    assert!(
+        bright > daylight * 1.1,
+        "mean grey {bright:.1} at light 1.3 against {daylight:.1} at 1"
+    );
+}
