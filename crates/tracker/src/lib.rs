@@ -67,7 +67,7 @@ pub use touch::{
     ACCUSING_CONTACT_SECONDS, ACCUSING_REST_SECONDS, DWELL_FRAMES, REACH_SECONDS, REST_MOTION,
     REST_RISE,
 };
-use touch::{Bare, HeldTouch, Rest};
+use touch::{Bare, HeldTouch};
 pub use unseen::{UNSEEN_MOVE_SURE_SQUARES, UNSEEN_PRESS_SECONDS};
 
 /// Frames in a row a hand must be at the clock for a press (a press is quick).
@@ -115,21 +115,11 @@ pub struct Tracker {
     /// then found shifted in its square (the shift bears out what a glimpse
     /// alone would not).
     glimpsed: Vec<HeldTouch>,
-    dwell: Option<(Square, u32)>,
-    /// When the fingertip arrived on the square of that dwell.
-    dwell_since: f64,
-    /// How much the dwell's square differed from the board as accepted on
-    /// the frame before the fingertip arrived on it (see [`REST_RISE`]).
-    dwell_bare: Bare,
+    /// The fingertip's stay on one square ([`touch::Dwell`]).
+    dwell: Option<touch::Dwell>,
     /// Each square's change scores on the frame before
     /// ([`Observation::scores`], [`Observation::head_scores`]).
     last_scores: [Bare; 64],
-    /// That dwell has made its touch already, or belongs to the move just
-    /// read (the mover's hand letting go), or began before the eyes opened
-    /// again: it makes no other.
-    dwell_spent: bool,
-    /// How long the fingertip rested in that dwell (see [`REST_MOTION`]).
-    rested: Rest,
     /// When the latest frame was taken.
     last_frame: Option<f64>,
     /// The last frame's belief, when no hand was over the board in it.
@@ -195,11 +185,7 @@ impl Tracker {
             held: Vec::new(),
             glimpsed: Vec::new(),
             dwell: None,
-            dwell_since: 0.0,
-            dwell_bare: Bare::default(),
             last_scores: [Bare::default(); 64],
-            dwell_spent: false,
-            rested: Rest::default(),
             last_frame: None,
             last_bare: None,
             tip_last_seen: [None; 64],
@@ -410,7 +396,9 @@ impl Tracker {
         // A fingertip resting as the move is read is the mover's hand
         // leaving it: it becomes no touch (nor glimpse) of the next turn
         // unless it goes elsewhere and rests again.
-        self.dwell_spent = true;
+        if let Some(dwell) = &mut self.dwell {
+            dwell.spent = true;
+        }
         self.letting_go = self.hand_on_move(accepted);
     }
 

@@ -197,6 +197,68 @@ impl Rest {
     }
 }
 
+/// The fingertip's stay on one square: from the frame it arrived on,
+/// through frames it was missed on for no longer than
+/// [`CONTACT_GAP_SECONDS`]. A frame the detector misses a resting
+/// fingertip on does not make the frame after it an arrival, whose frame
+/// before, the finger already on the piece, would be taken for the piece's
+/// bare picture (and no rest seen on it); the frames in a row a touch
+/// needs ([`DWELL_LEAST_FRAMES`]) are counted again after it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Dwell {
+    square: Square,
+    /// Frames in a row the fingertip was seen on it, up to now.
+    frames: u32,
+    /// When the fingertip arrived.
+    since: f64,
+    /// When it was last seen there.
+    last_seen: f64,
+    /// The square's change scores on the frame before it arrived (see
+    /// [`REST_RISE`]).
+    bare: Bare,
+    /// The stay has made its touch already, or belongs to the move just
+    /// read (the mover's hand letting go), or began before the eyes opened
+    /// again: it makes no other.
+    pub(crate) spent: bool,
+    /// How long the fingertip rested in it (see [`REST_MOTION`]).
+    rested: Rest,
+}
+
+impl Dwell {
+    fn arriving(square: Square, t: f64, bare: Bare, spent: bool) -> Self {
+        Self {
+            square,
+            frames: 0,
+            since: t,
+            last_seen: t,
+            bare,
+            spent,
+            rested: Rest::default(),
+        }
+    }
+
+    /// This stay with the fingertip seen on its square in `obs`, taken
+    /// `interval` seconds after the frame before.
+    fn seen(mut self, obs: &Observation, interval: f64) -> Self {
+        self.frames += 1;
+        self.last_seen = obs.t;
+        self.rested = if resting(obs, self.square, interval, self.bare) {
+            self.rested.and(interval)
+        } else {
+            self.rested.broken()
+        };
+        self
+    }
+
+    /// This stay on a frame at `t` the fingertip was not seen on its
+    /// square: over, once longer than [`CONTACT_GAP_SECONDS`].
+    fn missed(mut self, t: f64) -> Option<Self> {
+        self.frames = 0;
+        self.rested = self.rested.broken();
+        (t - self.last_seen <= CONTACT_GAP_SECONDS).then_some(self)
+    }
+}
+
 impl Tracker {
     /// When a fingertip first met a piece this turn (seconds), glimpsed or
     /// dwelling, reported or still held: where the evidence of the turn's
@@ -297,51 +359,45 @@ impl Tracker {
         for touch in &mut self.held {
             touch.follow(obs, interval);
         }
-        self.dwell = streak(self.dwell, obs.fingertip);
-        let Some((tip, frames)) = self.dwell else {
+        let Some(tip) = obs.fingertip else {
+            // Missed on a frame, or gone: the dwell waits out the gap.
+            self.dwell = self.dwell.take().and_then(|dwell| dwell.missed(obs.t));
             return;
         };
-        if frames == 1 {
-            self.rested = Rest::default();
-            self.dwell_since = obs.t;
-            self.dwell_bare = before[usize::from(tip)];
+        let dwell = match self.dwell.take() {
+            Some(dwell) if dwell.square == tip && !unwatched_before => dwell,
             // A fingertip already there as the eyes open (on the first
             // frame, or again after nobody watched) arrived unseen: when,
             // and before which of the moves made meanwhile, is not known,
             // and there is no picture of its piece bare to tell it from a
             // piece that looks like one. Like the mover's hand letting go,
             // it makes no touch unless it goes elsewhere and rests again.
-            self.dwell_spent = unwatched_before;
-        }
-        self.rested = if resting(obs, tip, interval, self.dwell_bare) {
-            self.rested.and(interval)
-        } else {
-            self.rested.broken()
+            _ => Dwell::arriving(tip, obs.t, before[usize::from(tip)], unwatched_before),
         };
+        let dwell = self.dwell.insert(dwell.seen(obs, interval));
         // On the table: the record's position keeps the last move standing
         // until the reply completes it, the piece moved still on its square.
         let occupied = self.table.piece_at(tip).is_some() && !letting_go;
-        let bare = self.dwell_bare;
         let episode = |t: f64, rested: Rest| HeldTouch {
             t,
             square: tip,
             last_seen: obs.t,
-            bare,
+            bare: dwell.bare,
             contact: obs.t - t + interval,
             open: true,
             by: obs.toucher,
             shifted: false,
             rested,
         };
-        if frames == 1 && occupied && !self.glimpsed.iter().any(|g| g.square == tip) {
-            self.glimpsed.push(episode(obs.t, self.rested));
+        if dwell.frames == 1 && occupied && !self.glimpsed.iter().any(|g| g.square == tip) {
+            self.glimpsed.push(episode(obs.t, dwell.rested));
         }
         let dwelt =
-            frames >= DWELL_LEAST_FRAMES && obs.t - self.dwell_since >= DWELL_SECONDS - 1e-3;
-        if dwelt && !self.dwell_spent && occupied && !self.touched.contains(&tip) {
-            self.dwell_spent = true;
+            dwell.frames >= DWELL_LEAST_FRAMES && obs.t - dwell.since >= DWELL_SECONDS - 1e-3;
+        if dwelt && !dwell.spent && occupied && !self.touched.contains(&tip) {
+            dwell.spent = true;
             self.touched.push(tip);
-            self.held.push(episode(self.dwell_since, self.rested));
+            self.held.push(episode(dwell.since, dwell.rested));
         }
     }
 

@@ -76,6 +76,26 @@ fn a_touch_accuses_only_where_the_fingertip_rested_on_the_piece() {
 }
 
 #[test]
+fn a_frame_the_fingertip_is_missed_on_does_not_make_its_rest_an_arrival() {
+    // At 20 frames a second the fingertip arrives on b1, moving; the
+    // detector misses it on the next frame, the finger still covering the
+    // knight; then reads it there, resting, for a quarter of a second. The
+    // knight's picture before the finger came is what the rest is told
+    // against, not the frame it was missed on.
+    let missed_once = frames_then_e4(7, 0.05, |k, t| {
+        let tip = (k != 1).then_some(Square::B1);
+        let mut obs = frame(t, &[Square::B1], false, tip);
+        obs.scores[usize::from(Square::B1)] = 2.0 * REST_RISE;
+        obs.motion[usize::from(Square::B1)] = if k == 0 { 30.0 } else { 0.0 };
+        obs
+    });
+    assert_eq!(
+        missed_once,
+        [Action::Touch(Square::B1), E4_PLAYED[0], E4_PLAYED[1]]
+    );
+}
+
+#[test]
 fn a_fingertip_read_on_a_piece_whose_square_looks_as_before_is_a_hand_beside_it() {
     // Read on b1 for 0.4 s, its square still, its picture no more unlike
     // the board as accepted than before the fingertip came: the hand is
@@ -156,11 +176,14 @@ fn a_touch_seen_with_frames_lost_in_its_turn_is_marked_recovered() {
 }
 
 /// White's pawn takes on d5, the fingertip on d5 until the move is
-/// read; then `between` for one frame (read on a neighbour, or no
+/// read; then `between`, a frame each (read on a neighbour, or no
 /// fingertip at all), then the fingertip back on d5, resting, the hand
 /// seen to be `toucher`'s; then the hand gone. The actions after the
 /// move.
-fn exd5_then_fingertip_back_on_it(between: Option<Square>, toucher: Option<Color>) -> Vec<Action> {
+fn exd5_then_fingertip_back_on_it(
+    between: &[Option<Square>],
+    toucher: Option<Color>,
+) -> Vec<Action> {
     let mut tracker = Tracker::new(from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"));
     let mut t = 0.0;
     let mut events = tracker.push(&frame(t, &[], true, None)).events;
@@ -181,7 +204,9 @@ fn exd5_then_fingertip_back_on_it(between: Option<Square>, toucher: Option<Color
     ];
     assert_eq!(actions_of(&events), taken, "the move is read");
     let mut events = Vec::new();
-    let tips = std::iter::once(between)
+    let tips = between
+        .iter()
+        .copied()
         .chain([Some(Square::D5); 5])
         .chain([None; 3]);
     for tip in tips {
@@ -195,20 +220,25 @@ fn exd5_then_fingertip_back_on_it(between: Option<Square>, toucher: Option<Color
 
 #[test]
 fn the_hand_letting_go_of_the_piece_it_moved_touches_nothing() {
-    // The fingertip read a frame on a neighbour as the hand lets go:
-    // the same hand, no touch of the next turn.
-    assert_eq!(exd5_then_fingertip_back_on_it(Some(Square::C6), None), []);
+    // The fingertip read a frame on a neighbour as the hand lets go, or
+    // missed a frame: the same hand, no touch of the next turn.
     assert_eq!(
-        exd5_then_fingertip_back_on_it(Some(Square::E5), Some(Color::White)),
+        exd5_then_fingertip_back_on_it(&[Some(Square::C6)], None),
         []
     );
-    // The hand gone a frame and back, or Black's hand: a touch.
     assert_eq!(
-        exd5_then_fingertip_back_on_it(None, None),
+        exd5_then_fingertip_back_on_it(&[Some(Square::E5)], Some(Color::White)),
+        []
+    );
+    assert_eq!(exd5_then_fingertip_back_on_it(&[None], None), []);
+    // The hand gone longer than a missed frame and back, or Black's hand:
+    // a touch.
+    assert_eq!(
+        exd5_then_fingertip_back_on_it(&[None; 4], None),
         [Action::Touch(Square::D5)]
     );
     assert_eq!(
-        exd5_then_fingertip_back_on_it(Some(Square::C6), Some(Color::Black)),
+        exd5_then_fingertip_back_on_it(&[Some(Square::C6)], Some(Color::Black)),
         [Action::Touch(Square::D5)]
     );
 }
