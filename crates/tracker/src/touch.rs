@@ -138,11 +138,10 @@ impl HeldTouch {
             return;
         }
         let here = obs.fingertip == Some(self.square);
-        self.rested = if here && resting(obs, self.square, interval, self.bare) {
-            self.rested.and(interval)
-        } else {
-            self.rested.broken()
-        };
+        self.rested = self.rested.then(
+            here && resting(obs, self.square, interval, self.bare),
+            interval,
+        );
         if here {
             self.last_seen = obs.t;
             self.contact = obs.t - self.t + interval;
@@ -171,6 +170,16 @@ pub(crate) struct Rest {
 }
 
 impl Rest {
+    /// This rest and one more frame, `interval` seconds after the one
+    /// before: resting there (`rests`), or breaking the run.
+    fn then(self, rests: bool, interval: f64) -> Self {
+        if rests {
+            self.and(interval)
+        } else {
+            self.broken()
+        }
+    }
+
     /// This rest and one more frame, still since the frame `interval`
     /// seconds before it.
     fn and(self, interval: f64) -> Self {
@@ -242,11 +251,9 @@ impl Dwell {
     fn seen(mut self, obs: &Observation, interval: f64) -> Self {
         self.frames += 1;
         self.last_seen = obs.t;
-        self.rested = if resting(obs, self.square, interval, self.bare) {
-            self.rested.and(interval)
-        } else {
-            self.rested.broken()
-        };
+        self.rested = self
+            .rested
+            .then(resting(obs, self.square, interval, self.bare), interval);
         self
     }
 
