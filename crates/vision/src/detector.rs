@@ -58,8 +58,16 @@ pub const SURE_HAND_THRESHOLD: f32 = 0.9;
 pub const TOUCH_THRESHOLD: f32 = 0.2;
 /// A hand is in view from this `hand_present` probability; no fingertip is
 /// read without one (a piece shaped and coloured like a fingertip, a
-/// queen's crown in a skin-toned set, is not a touch).
+/// queen's crown in a skin-toned set, is not a touch), unless the model is
+/// sure of the fingertip itself ([`LONE_TOUCH_THRESHOLD`]).
 pub const PRESENT_THRESHOLD: f32 = 0.5;
+/// A fingertip read this surely counts with no hand read in view: a hand
+/// reaching a piece on the board's edge from beyond the picture's edge
+/// shows the model little more than the finger on the piece. Twice
+/// [`TOUCH_THRESHOLD`]: a piece read as a fingertip with no hand in view
+/// seldom reaches it, and a still piece the fingertip does not cover makes
+/// no touch (`referee_tracker::REST_RISE`).
+pub const LONE_TOUCH_THRESHOLD: f32 = 0.4;
 
 /// What the model says about one rectified cell.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -147,14 +155,17 @@ impl Detection {
     }
 
     /// The square a fingertip touches when the board lies `orientation`,
-    /// if the model is sure of one and of a hand in view.
+    /// if the model is sure of one and of a hand in view, or sure enough of
+    /// the fingertip alone ([`LONE_TOUCH_THRESHOLD`]).
     pub fn fingertip(&self, orientation: Orientation) -> Option<Square> {
-        if self.hand_present < PRESENT_THRESHOLD {
-            return None;
-        }
+        let least = if self.hand_present >= PRESENT_THRESHOLD {
+            TOUCH_THRESHOLD
+        } else {
+            LONE_TOUCH_THRESHOLD
+        };
         let cell = (0..64)
             .max_by(|&a, &b| self.cells[a].touch.total_cmp(&self.cells[b].touch))
-            .filter(|&cell| self.cells[cell].touch >= TOUCH_THRESHOLD)?;
+            .filter(|&cell| self.cells[cell].touch >= least)?;
         Square::ALL
             .into_iter()
             .find(|sq| orientation.cell(usize::from(sq.file()), usize::from(sq.rank())) == cell)
@@ -652,12 +663,18 @@ mod tests {
             Some(Color::Black)
         );
         assert_eq!(reading(&[], Some(Square::D4)).hand_side(o), None);
-        // A fingertip where the model sees no hand in view: none.
+        // A fingertip where the model sees no hand in view: none, unless
+        // the model is sure of the fingertip itself (a hand cut by the
+        // picture's edge).
         let mut unsure = reading(&[], Some(Square::D1));
+        unsure.cells[o.cell(3, 0)].touch = LONE_TOUCH_THRESHOLD - 0.1;
         assert_eq!(unsure.fingertip(o), Some(Square::D1));
         unsure.hand_present = PRESENT_THRESHOLD - 0.1;
         assert_eq!(unsure.fingertip(o), None);
         assert_eq!(unsure.hand_side(o), None);
+        unsure.cells[o.cell(3, 0)].touch = LONE_TOUCH_THRESHOLD;
+        assert_eq!(unsure.fingertip(o), Some(Square::D1));
+        assert_eq!(unsure.hand_side(o), Some(Color::White));
         // White's hand on d6 seen without its arm reaching the edge: the
         // covered squares lie below the fingertip.
         let short = reading(&[Square::D6, Square::D5, Square::D4], Some(Square::D6));
