@@ -5,7 +5,7 @@
 //! letting go; two hands.
 
 use referee_rules::{Action, Event};
-use shakmaty::{Color, Square};
+use shakmaty::{Bitboard, Color, Square, attacks};
 
 use crate::squares::{around, squares_in, squares_where};
 use crate::{Observation, Tracker, streak};
@@ -28,12 +28,15 @@ pub const DWELL_LEAST_FRAMES: u32 = 2;
 /// or read it a square off, does not end it.
 pub const CONTACT_GAP_SECONDS: f64 = 0.15;
 
-/// A fingertip rests on its square in a frame where its square's picture
-/// changed since the frame before by at most this share of its pixels
-/// (percent) a second of the time between them: a hand passing over moves
-/// there, a hand touching stops. A rate, so that a hand moving as fast
-/// rests as little at 30 frames a second (a third as much change between
-/// frames) as at 10 (1% a frame at 10 a second).
+/// A fingertip rests on its square in a frame where its square's picture,
+/// and the picture of every square around it, changed since the frame
+/// before by at most this share of its pixels (percent) a second of the
+/// time between them: a hand passing over moves there, a hand touching
+/// stops, the whole of it. A hand sliding slowly over a piece, its palm
+/// covering the square whole, may leave that square's picture still; its
+/// outline moves over the squares around. A rate, so that a hand moving
+/// as fast rests as little at 30 frames a second (a third as much change
+/// between frames) as at 10 (1% a frame at 10 a second).
 pub const REST_MOTION: f32 = 10.0;
 
 /// …and where its square's picture differs from the board as last
@@ -67,16 +70,19 @@ impl Bare {
 }
 
 /// Whether the fingertip rests on its square `sq` in `obs`, taken
-/// `interval` seconds after the frame before: the square stood still
-/// ([`REST_MOTION`]) with a finger over it, its change scores `bare`
-/// before the fingertip came ([`REST_RISE`]).
+/// `interval` seconds after the frame before: the square and the squares
+/// around it stood still ([`REST_MOTION`]) with a finger over it, its
+/// change scores `bare` before the fingertip came ([`REST_RISE`]).
 fn resting(obs: &Observation, sq: Square, interval: f64, bare: Bare) -> bool {
     let square = usize::from(sq);
     let still = |motion: f32| f64::from(motion) <= f64::from(REST_MOTION) * interval;
+    let hand_still = (attacks::king_attacks(sq) | Bitboard::from_square(sq))
+        .into_iter()
+        .all(|sq| still(obs.motion[usize::from(sq)]));
     let on_piece = obs.scores[square] - bare.piece >= REST_RISE;
     let on_head =
         obs.head_scores[square] - bare.head >= REST_RISE && still(obs.head_motion[square]);
-    interval > 0.0 && still(obs.motion[square]) && (on_piece || on_head)
+    interval > 0.0 && hand_still && (on_piece || on_head)
 }
 
 /// How long a fingertip must rest (see [`REST_MOTION`]) on a piece in its

@@ -76,6 +76,27 @@ fn a_touch_accuses_only_where_the_fingertip_rested_on_the_piece() {
 }
 
 #[test]
+fn a_hand_sliding_over_a_piece_its_palm_covering_its_square_is_not_resting() {
+    // Read on b1 for 0.4 s, its square's picture still and changed under
+    // the hand, at 10 frames a second. The squares around it moving on
+    // every frame: the hand's outline sliding past, its palm over the
+    // knight, no touch. Standing still too: the hand stopped, the touch.
+    let over_b1 = |around: f32| {
+        frames_then_e4(4, 0.1, |_, t| {
+            let mut obs = frame(t, &[Square::B1], false, Some(Square::B1));
+            obs.motion[usize::from(Square::B1)] = 0.0;
+            obs.motion[usize::from(Square::C2)] = around;
+            obs
+        })
+    };
+    assert_eq!(over_b1(30.0), E4_PLAYED);
+    assert_eq!(
+        over_b1(0.0),
+        [Action::Touch(Square::B1), E4_PLAYED[0], E4_PLAYED[1]]
+    );
+}
+
+#[test]
 fn a_frame_the_fingertip_is_missed_on_does_not_make_its_rest_an_arrival() {
     // At 20 frames a second the fingertip arrives on b1, moving; the
     // detector misses it on the next frame, the finger still covering the
