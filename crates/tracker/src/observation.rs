@@ -70,6 +70,11 @@ pub struct Observation {
     /// How much of that picture changed since the previous frame (the scale
     /// of `motion`), by `Square` index.
     pub head_motion: [f32; 64],
+    /// How much of the picture just past the board beyond each square on
+    /// its edge changed since the previous frame (the scale of `motion`),
+    /// by `Square` index, 0 for the others: where the hand of a finger on
+    /// a piece on the edge shows, come in over the board's edge.
+    pub beyond_motion: [f32; 64],
     /// What the eyes believe stands on each square, every pair of eyes
     /// fused, squares under a hand unknown ([`BoardBelief::unknown`] from
     /// eyes that give none): the still board's position is decided by it

@@ -29,12 +29,14 @@ pub const DWELL_LEAST_FRAMES: u32 = 2;
 pub const CONTACT_GAP_SECONDS: f64 = 0.15;
 
 /// A fingertip rests on its square in a frame where its square's picture,
-/// and the picture of every square around it, changed since the frame
-/// before by at most this share of its pixels (percent) a second of the
-/// time between them: a hand passing over moves there, a hand touching
-/// stops, the whole of it. A hand sliding slowly over a piece, its palm
-/// covering the square whole, may leave that square's picture still; its
-/// outline moves over the squares around. A rate, so that a hand moving
+/// and the picture of every square around it and just past the board's
+/// edge beyond them ([`Observation::beyond_motion`]), changed since the
+/// frame before by at most this share of its pixels (percent) a second of
+/// the time between them: a hand passing over moves there, a hand
+/// touching stops, the whole of it. A hand sliding slowly over a piece,
+/// its palm covering the square whole, may leave that square's picture
+/// still; its outline moves over the squares around, or past the edge
+/// over which it came for a piece on it. A rate, so that a hand moving
 /// as fast rests as little at 30 frames a second (a third as much change
 /// between frames) as at 10 (1% a frame at 10 a second).
 pub const REST_MOTION: f32 = 10.0;
@@ -78,7 +80,7 @@ fn resting(obs: &Observation, sq: Square, interval: f64, bare: Bare) -> bool {
     let still = |motion: f32| f64::from(motion) <= f64::from(REST_MOTION) * interval;
     let hand_still = (attacks::king_attacks(sq) | Bitboard::from_square(sq))
         .into_iter()
-        .all(|sq| still(obs.motion[usize::from(sq)]));
+        .all(|sq| still(obs.motion[usize::from(sq)]) && still(obs.beyond_motion[usize::from(sq)]));
     let on_piece = obs.scores[square] - bare.piece >= REST_RISE;
     let on_head =
         obs.head_scores[square] - bare.head >= REST_RISE && still(obs.head_motion[square]);

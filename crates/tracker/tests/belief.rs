@@ -28,6 +28,7 @@ fn still_reading(t: f64, board: &Board) -> Observation {
         motion: [0.0; 64],
         head_scores: [0.0; 64],
         head_motion: [0.0; 64],
+        beyond_motion: [0.0; 64],
         belief,
     }
 }

@@ -9,7 +9,7 @@
 //! moves. It cannot tell piece types or fingertips: it is the reference and
 //! the fallback for the learned detector.
 
-use opencv::core::{self, Mat};
+use opencv::core::{self, Mat, Rect};
 use opencv::imgproc;
 use opencv::prelude::*;
 
@@ -265,6 +265,10 @@ pub struct Change {
     /// whichever changed more: how much it differs from the
     /// reference, and how much of it changed since the previous frame.
     pub head: Heads,
+    /// The same percentage just past the playing area beyond each cell on
+    /// its edge ([`beyond_rects`]; 0 for the others): where the hand of a
+    /// finger on that cell's piece shows, come in over the board's edge.
+    pub beyond_motion: [f32; 64],
 }
 
 /// The change where each cell's piece shows its head or just beyond it
@@ -338,6 +342,7 @@ impl ChangeDetector {
                 scores: head_scores,
                 motion: motion.heads,
             },
+            beyond_motion: motion.beyond,
         })
     }
 
@@ -411,6 +416,8 @@ struct Motion {
     cells: [f32; 64],
     /// Where each cell's piece shows its head, or just beyond it.
     heads: [f32; 64],
+    /// Just past the playing area beyond each cell on its edge.
+    beyond: [f32; 64],
 }
 
 impl Default for Motion {
@@ -420,6 +427,7 @@ impl Default for Motion {
             picture: 0.0,
             cells: [0.0; 64],
             heads: [0.0; 64],
+            beyond: [0.0; 64],
         }
     }
 }
@@ -460,8 +468,36 @@ fn motion_between(board: &RectifiedBoard, a: &Mat, b: &Mat) -> Result<Motion> {
         motion.cells[cell] = share(board.square_rect(row, col, 0.0))? as f32;
         motion.heads[cell] = share(board.head_rect(row, col, 0.0))?
             .max(share(board.crown_rect(row, col, 0.0))?) as f32;
+        for rect in beyond_rects(board, row, col) {
+            motion.beyond[cell] = motion.beyond[cell].max(share(rect)? as f32);
+        }
     }
     Ok(motion)
+}
+
+/// The squares' worth of picture just past the playing area beyond the
+/// cell in row `row`, column `col`: one for a cell on an edge, two for a
+/// corner, none for the others. The rectified picture keeps a square of
+/// margin and surround ([`crate::EYES_RECTIFIER`]).
+fn beyond_rects(board: &RectifiedBoard, row: i32, col: i32) -> Vec<Rect> {
+    let outward = |i: i32| match i {
+        0 => Some(-1),
+        7 => Some(8),
+        _ => None,
+    };
+    let mut rects = Vec::new();
+    if let Some(out) = outward(row) {
+        rects.push(board.square_rect(out, col, 0.0));
+    }
+    if let Some(out) = outward(col) {
+        rects.push(board.square_rect(row, out, 0.0));
+    }
+    let whole = Rect::new(0, 0, board.image.cols(), board.image.rows());
+    rects
+        .into_iter()
+        .map(|rect| rect & whole)
+        .filter(|rect| rect.width > 0 && rect.height > 0)
+        .collect()
 }
 
 /// The cells that differ from `reference`, how much each differs where its
@@ -495,4 +531,45 @@ fn changed_cells(
         .filter(|(_, s)| **s > threshold)
         .fold(0, |bits, (cell, _)| bits | 1 << cell);
     Ok((cells, scores, heads))
+}
+
+#[cfg(test)]
+mod tests {
+    use opencv::core::{CV_8UC3, Scalar};
+
+    use super::*;
+    use crate::{BoardCorners, EYES_RECTIFIER};
+
+    type TestResult = std::result::Result<(), Box<dyn std::error::Error>>;
+
+    #[test]
+    fn a_hand_past_the_board_s_edge_moves_beyond_the_cell_there_only() -> TestResult {
+        // A grey picture, the board 30 pixels a square; then a hand's
+        // worth of dark just below the bottom-left cell, past the edge.
+        let corners = BoardCorners([[80.0, 80.0], [320.0, 80.0], [320.0, 320.0], [80.0, 320.0]]);
+        let grey = Mat::new_rows_cols_with_default(400, 400, CV_8UC3, Scalar::all(128.0))?;
+        let mut hand = grey.clone();
+        imgproc::rectangle(
+            &mut hand,
+            Rect::new(82, 324, 26, 22),
+            Scalar::all(20.0),
+            imgproc::FILLED,
+            imgproc::LINE_8,
+            0,
+        )?;
+        let mut change = ChangeDetector::new();
+        change.observe(&EYES_RECTIFIER.rectify(&grey, &corners)?)?;
+        let seen = change.observe(&EYES_RECTIFIER.rectify(&hand, &corners)?)?;
+        let bottom_left = 7 * 8;
+        assert!(seen.beyond_motion[bottom_left] > 50.0, "{seen:?}");
+        assert!(seen.cell_motion[bottom_left] < 10.0, "{seen:?}");
+        assert!(
+            (0..64)
+                .filter(|&cell| cell != bottom_left)
+                .all(|cell| seen.beyond_motion[cell] == 0.0),
+            "{:?}",
+            seen.beyond_motion
+        );
+        Ok(())
+    }
 }

@@ -86,6 +86,9 @@ pub struct BoardReading {
     pub square_motion: [f32; 64],
     /// The change where each square's piece shows its head, by square index.
     pub head: Heads,
+    /// The motion just past the board beyond each square on its edge, by
+    /// square index (0 for the others).
+    pub beyond_motion: [f32; 64],
 }
 
 impl BoardReading {
@@ -101,6 +104,7 @@ impl BoardReading {
                 motion: earlier.head.motion,
                 ..self.head
             },
+            beyond_motion: earlier.beyond_motion,
             ..self
         }
     }
@@ -272,6 +276,7 @@ impl Eyes {
             picture_motion: change.picture_motion,
             square_motion: [0.0; 64],
             head: Heads::default(),
+            beyond_motion: [0.0; 64],
         };
         for sq in Square::ALL {
             let cell = self
@@ -290,6 +295,7 @@ impl Eyes {
             reading.square_motion[usize::from(sq)] = change.cell_motion[cell];
             reading.head.scores[usize::from(sq)] = change.head.scores[cell];
             reading.head.motion[usize::from(sq)] = change.head.motion[cell];
+            reading.beyond_motion[usize::from(sq)] = change.beyond_motion[cell];
             if change.cells & (1 << cell) != 0 {
                 reading.changed |= 1 << usize::from(sq);
             }

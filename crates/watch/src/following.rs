@@ -127,6 +127,7 @@ mod tests {
             picture_motion: 0.0,
             square_motion: [0.0; 64],
             head: Heads::default(),
+            beyond_motion: [0.0; 64],
         }
     }
 

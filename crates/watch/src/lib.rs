@@ -467,6 +467,7 @@ impl BoardWatch {
             motion: reading.square_motion,
             head_scores: reading.head.scores,
             head_motion: reading.head.motion,
+            beyond_motion: reading.beyond_motion,
             belief,
         });
         if step.accept != 0 {

@@ -69,6 +69,7 @@ fn frame(t: f64, changed: &[Square], still: bool, fingertip: Option<Square>) -> 
         motion: [0.0; 64],
         head_scores: [0.0; 64],
         head_motion: [0.0; 64],
+        beyond_motion: [0.0; 64],
         belief: BoardBelief::unknown(),
     }
 }

@@ -79,19 +79,22 @@ fn a_touch_accuses_only_where_the_fingertip_rested_on_the_piece() {
 fn a_hand_sliding_over_a_piece_its_palm_covering_its_square_is_not_resting() {
     // Read on b1 for 0.4 s, its square's picture still and changed under
     // the hand, at 10 frames a second. The squares around it moving on
-    // every frame: the hand's outline sliding past, its palm over the
-    // knight, no touch. Standing still too: the hand stopped, the touch.
-    let over_b1 = |around: f32| {
+    // every frame, or the picture past the board's edge beyond it: the
+    // hand's outline sliding past, its palm over the knight, no touch.
+    // All of it standing still: the hand stopped, the touch.
+    let over_b1 = |around: f32, beyond: f32| {
         frames_then_e4(4, 0.1, |_, t| {
             let mut obs = frame(t, &[Square::B1], false, Some(Square::B1));
             obs.motion[usize::from(Square::B1)] = 0.0;
             obs.motion[usize::from(Square::C2)] = around;
+            obs.beyond_motion[usize::from(Square::A1)] = beyond;
             obs
         })
     };
-    assert_eq!(over_b1(30.0), E4_PLAYED);
+    assert_eq!(over_b1(30.0, 0.0), E4_PLAYED);
+    assert_eq!(over_b1(0.0, 30.0), E4_PLAYED);
     assert_eq!(
-        over_b1(0.0),
+        over_b1(0.0, 0.0),
         [Action::Touch(Square::B1), E4_PLAYED[0], E4_PLAYED[1]]
     );
 }
