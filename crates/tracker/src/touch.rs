@@ -72,15 +72,17 @@ impl Bare {
 }
 
 /// Whether the fingertip rests on its square `sq` in `obs`, taken
-/// `interval` seconds after the frame before: the square and the squares
-/// around it stood still ([`REST_MOTION`]) with a finger over it, its
-/// change scores `bare` before the fingertip came ([`REST_RISE`]).
+/// `interval` seconds after the frame before: the square, the squares
+/// around it and the picture past the board's edge beyond them stood
+/// still ([`REST_MOTION`]) with a finger over it, its change scores `bare`
+/// before the fingertip came ([`REST_RISE`]).
 fn resting(obs: &Observation, sq: Square, interval: f64, bare: Bare) -> bool {
     let square = usize::from(sq);
     let still = |motion: f32| f64::from(motion) <= f64::from(REST_MOTION) * interval;
     let hand_still = (attacks::king_attacks(sq) | Bitboard::from_square(sq))
         .into_iter()
-        .all(|sq| still(obs.motion[usize::from(sq)]) && still(obs.beyond_motion[usize::from(sq)]));
+        .map(usize::from)
+        .all(|near| still(obs.motion[near]) && still(obs.beyond_motion[near]));
     let on_piece = obs.scores[square] - bare.piece >= REST_RISE;
     let on_head =
         obs.head_scores[square] - bare.head >= REST_RISE && still(obs.head_motion[square]);

@@ -477,27 +477,23 @@ fn motion_between(board: &RectifiedBoard, a: &Mat, b: &Mat) -> Result<Motion> {
 
 /// The squares' worth of picture just past the playing area beyond the
 /// cell in row `row`, column `col`: one for a cell on an edge, two for a
-/// corner, none for the others. The rectified picture keeps a square of
-/// margin and surround ([`crate::EYES_RECTIFIER`]).
-fn beyond_rects(board: &RectifiedBoard, row: i32, col: i32) -> Vec<Rect> {
+/// corner, none for the others; each cut to the picture, which keeps a
+/// square of margin and surround ([`crate::EYES_RECTIFIER`]).
+fn beyond_rects(board: &RectifiedBoard, row: i32, col: i32) -> impl Iterator<Item = Rect> {
     let outward = |i: i32| match i {
         0 => Some(-1),
         7 => Some(8),
         _ => None,
     };
-    let mut rects = Vec::new();
-    if let Some(out) = outward(row) {
-        rects.push(board.square_rect(out, col, 0.0));
-    }
-    if let Some(out) = outward(col) {
-        rects.push(board.square_rect(row, out, 0.0));
-    }
     let whole = Rect::new(0, 0, board.image.cols(), board.image.rows());
-    rects
-        .into_iter()
-        .map(|rect| rect & whole)
-        .filter(|rect| rect.width > 0 && rect.height > 0)
-        .collect()
+    [
+        outward(row).map(|out| board.square_rect(out, col, 0.0)),
+        outward(col).map(|out| board.square_rect(row, out, 0.0)),
+    ]
+    .into_iter()
+    .flatten()
+    .map(move |rect| rect & whole)
+    .filter(|rect| rect.width > 0 && rect.height > 0)
 }
 
 /// The cells that differ from `reference`, how much each differs where its
