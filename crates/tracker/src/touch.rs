@@ -50,8 +50,10 @@ pub const REST_MOTION: f32 = 10.0;
 /// where its head leans out, past its square's picture, the finger resting
 /// on its far side. A fingertip read on a piece that looks as it did
 /// before is a hand beside it: coming in or going away over the board's
-/// edge, or passing above it.
-pub const REST_RISE: f32 = 1.5;
+/// edge, or passing above it. Low enough for a finger on the back of a
+/// tall piece's crown on the far rank, most of the finger past the head's
+/// picture (models/README.md, "Touches found again").
+pub const REST_RISE: f32 = 1.2;
 
 /// A square's change scores ([`Observation::scores`] and
 /// [`Observation::head_scores`]) on one frame.
@@ -103,8 +105,9 @@ pub const ACCUSING_REST_SECONDS: f64 = 0.1;
 /// it. The detector reads a fingertip on a piece a hand passes over for
 /// a frame or three (a tenth of a second, half a second at the most), and
 /// a hand passing may stand still over one a frame here and there; a hand
-/// touching stays on it.
-pub const ACCUSING_CONTACT_SECONDS: f64 = 0.25;
+/// touching stays on it, a quick touch a fifth of a second: two frames at
+/// 10 a second, the second still.
+pub const ACCUSING_CONTACT_SECONDS: f64 = 0.2;
 
 /// A touch beside a piece that begins to move within this long after the
 /// fingertip left it (seconds) is the hand reaching for that piece, the

@@ -156,14 +156,23 @@ fn a_finger_on_the_head_of_a_piece_at_the_board_s_edge_touches_it() {
 
 #[test]
 fn a_fingertip_standing_still_over_a_piece_for_a_moment_is_a_hand_passing() {
-    // Read on b1 for two frames at 10 a second, both still: a fifth of a
-    // second, a hand passing that paused, not a touch.
-    let glimpsed = frames_then_e4(2, 0.1, |_, t| {
-        let mut obs = frame(t, &[Square::B1], false, Some(Square::B1));
-        obs.motion[usize::from(Square::B1)] = 0.0;
-        obs
-    });
-    assert_eq!(glimpsed, E4_PLAYED);
+    // Read on b1 for `frames` frames `interval` apart, all of them still.
+    let still_on_b1 = |frames, interval| {
+        frames_then_e4(frames, interval, |_, t| {
+            let mut obs = frame(t, &[Square::B1], false, Some(Square::B1));
+            obs.motion[usize::from(Square::B1)] = 0.0;
+            obs
+        })
+    };
+    // Three frames at 20 a second: three twentieths of a second, a hand
+    // passing that paused, not a touch.
+    assert_eq!(still_on_b1(3, 0.05), E4_PLAYED);
+    // Two at 10 a second: a fifth of a second, a quick touch (a hand
+    // passing is seen on a piece less long, or moving).
+    assert_eq!(
+        still_on_b1(2, 0.1),
+        [Action::Touch(Square::B1), E4_PLAYED[0], E4_PLAYED[1]]
+    );
 }
 
 #[test]
