@@ -68,6 +68,13 @@ pub const PRESENT_THRESHOLD: f32 = 0.5;
 /// seldom reaches it, and a still piece the fingertip does not cover makes
 /// no touch (`referee_tracker::REST_RISE`).
 pub const LONE_TOUCH_THRESHOLD: f32 = 0.4;
+/// A fingertip read on a square stays there from frame to frame while the
+/// model, a hand in view, still reads its likeliest fingertip there at
+/// least this surely: a finger resting on a piece at the far end of an arm
+/// laid across the board reads weaker than the same finger arriving, its
+/// hand still over the piece. Half [`TOUCH_THRESHOLD`]: a fingertip first
+/// read at that.
+pub const KEPT_TOUCH_THRESHOLD: f32 = 0.1;
 
 /// What the model says about one rectified cell.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -163,12 +170,36 @@ impl Detection {
         } else {
             LONE_TOUCH_THRESHOLD
         };
-        let cell = (0..64)
-            .max_by(|&a, &b| self.cells[a].touch.total_cmp(&self.cells[b].touch))
+        let cell = self
+            .likeliest_touch()
             .filter(|&cell| self.cells[cell].touch >= least)?;
         Square::ALL
             .into_iter()
             .find(|sq| orientation.cell(usize::from(sq.file()), usize::from(sq.rank())) == cell)
+    }
+
+    /// The square a fingertip touches, as [`Self::fingertip`], or, where
+    /// it reads none, the square it touched on the frame `before` while
+    /// the model still puts its likeliest fingertip there, a hand in view
+    /// ([`KEPT_TOUCH_THRESHOLD`]).
+    pub fn fingertip_after(
+        &self,
+        orientation: Orientation,
+        before: Option<Square>,
+    ) -> Option<Square> {
+        let kept = |sq: Square| {
+            let cell = orientation.cell(usize::from(sq.file()), usize::from(sq.rank()));
+            self.hand_present >= PRESENT_THRESHOLD
+                && self.likeliest_touch() == Some(cell)
+                && self.cells[cell].touch >= KEPT_TOUCH_THRESHOLD
+        };
+        self.fingertip(orientation)
+            .or_else(|| before.filter(|&sq| kept(sq)))
+    }
+
+    /// The cell the model most likely reads a fingertip on.
+    fn likeliest_touch(&self) -> Option<usize> {
+        (0..self.cells.len()).max_by(|&a, &b| self.cells[a].touch.total_cmp(&self.cells[b].touch))
     }
 
     /// The square the fingertip may touch instead of [`Self::fingertip`]'s:
@@ -780,5 +811,39 @@ mod tests {
         // A patch not reaching an edge is no arm.
         let floating = reading(&[E1, E2, B4, B5], Some(E2));
         assert_eq!(floating.two_arms(o), None);
+    }
+
+    #[test]
+    fn a_fingertip_resting_at_the_end_of_an_arm_stays_where_it_was_read() {
+        let o = Orientation::WhiteBottom;
+        let e_file = [Square::E1, Square::E2, Square::E4, Square::E6, Square::E8];
+        // White's finger on e8, read weakly as it rests there.
+        let mut resting = reading(&e_file, Some(Square::E8));
+        let e8 = o.cell(4, 7);
+        resting.cells[e8].touch = KEPT_TOUCH_THRESHOLD;
+        assert_eq!(resting.fingertip(o), None);
+        assert_eq!(
+            resting.fingertip_after(o, Some(Square::E8)),
+            Some(Square::E8)
+        );
+        // Read there on no frame before, or another square before it, or
+        // another square likelier now, or no hand in view: none.
+        assert_eq!(resting.fingertip_after(o, None), None);
+        assert_eq!(resting.fingertip_after(o, Some(Square::D8)), None);
+        let mut elsewhere = resting.clone();
+        elsewhere.cells[o.cell(3, 7)].touch = KEPT_TOUCH_THRESHOLD + 0.05;
+        assert_eq!(elsewhere.fingertip_after(o, Some(Square::E8)), None);
+        let mut handless = resting.clone();
+        handless.hand_present = PRESENT_THRESHOLD - 0.1;
+        assert_eq!(handless.fingertip_after(o, Some(Square::E8)), None);
+        // Fainter still: gone.
+        resting.cells[e8].touch = KEPT_TOUCH_THRESHOLD - 0.05;
+        assert_eq!(resting.fingertip_after(o, Some(Square::E8)), None);
+        // Read surely: wherever it was before.
+        resting.cells[e8].touch = TOUCH_THRESHOLD;
+        assert_eq!(
+            resting.fingertip_after(o, Some(Square::A1)),
+            Some(Square::E8)
+        );
     }
 }

@@ -421,12 +421,15 @@ impl HandPath {
             self.evidence.unseen_by_real();
             tell_from(&self.evidence, &mut self.told);
         }
+        let before = self.seen.fingertip.map(|tip| tip.square);
         let seen = HandsSeen {
-            fingertip: detection.fingertip(orientation).map(|square| Fingertip {
-                square,
-                by: detection.hand_side(orientation),
-                beside: detection.fingertip_beside(orientation),
-            }),
+            fingertip: detection
+                .fingertip_after(orientation, before)
+                .map(|square| Fingertip {
+                    square,
+                    by: detection.hand_side(orientation),
+                    beside: detection.fingertip_beside(orientation),
+                }),
             covered: covered | detection.covered(orientation),
             two_hands: two_hands.or_else(|| detection.two_arms(orientation)),
         };
