@@ -271,8 +271,13 @@ impl Detection {
     /// (the hand barely over the board): the fingertip is near its
     /// player's edge (the three ranks next to it; `None` in the middle two).
     pub fn hand_side(&self, orientation: Orientation) -> Option<Color> {
+        self.side_reaching(orientation, self.fingertip(orientation))
+    }
+
+    /// [`Self::hand_side`], the fingertip on `tip` (one kept from the
+    /// frame before: [`Self::fingertip_after`]).
+    pub fn side_reaching(&self, orientation: Orientation, tip: Option<Square>) -> Option<Color> {
         let covered = Bitboard(self.covered(orientation));
-        let tip = self.fingertip(orientation);
         let arm = match tip {
             Some(tip) => covered & !(attacks::king_attacks(tip) | Bitboard::from_square(tip)),
             None => covered,
@@ -825,6 +830,12 @@ mod tests {
         assert_eq!(
             resting.fingertip_after(o, Some(Square::E8)),
             Some(Square::E8)
+        );
+        // Whose: the arm reaches both edges, the fingertip tells.
+        assert_eq!(resting.hand_side(o), None);
+        assert_eq!(
+            resting.side_reaching(o, Some(Square::E8)),
+            Some(Color::White)
         );
         // Read there on no frame before, or another square before it, or
         // another square likelier now, or no hand in view: none.

@@ -427,7 +427,7 @@ impl HandPath {
                 .fingertip_after(orientation, before)
                 .map(|square| Fingertip {
                     square,
-                    by: detection.hand_side(orientation),
+                    by: detection.side_reaching(orientation, Some(square)),
                     beside: detection.fingertip_beside(orientation),
                 }),
             covered: covered | detection.covered(orientation),
