@@ -95,6 +95,9 @@ pub struct Continuation {
     /// What its plies cost: the search's cost a ply, more for a move that
     /// gives castling up ([`FORGOING_CASTLING`]).
     pub cost: f32,
+    /// What the hands' stops bear out of its plies (`set_down.rs`; counted
+    /// in `gain`).
+    pub set_down: f32,
     /// What the earlier still boards bear out of it (counted in `gain`).
     pub borne: Borne,
     /// Another way to the same squares' occupants, as many plies, was as
@@ -141,6 +144,7 @@ impl Continuation {
             position: next.position,
             gain: next.gain,
             cost: self.cost + next.cost,
+            set_down: self.set_down + next.set_down,
             borne: next.borne,
             guessed: self.guessed || next.guessed,
         }
@@ -167,6 +171,7 @@ pub fn continuations(
         position: from.clone(),
         gain: 0.0,
         cost: 0.0,
+        set_down: 0.0,
         borne: Borne::default(),
         guessed: false,
     };
@@ -188,8 +193,10 @@ pub fn continuations(
                         let mut position = c.position.clone();
                         position.play_unchecked(m);
                         let cost = c.cost + search.ply_cost + castles.forgone_by(&m);
+                        let set_down = c.set_down + glimpses.set_down(&c.position, &c.moves, &m);
                         let borne = glimpses.borne(from, &c.borne, position.board());
-                        let gain = belief.gain(&table, position.board()) - cost + borne.total();
+                        let gain =
+                            belief.gain(&table, position.board()) - cost + borne.total() + set_down;
                         let mut moves = c.moves.clone();
                         moves.push(m);
                         Continuation {
@@ -197,6 +204,7 @@ pub fn continuations(
                             position,
                             gain,
                             cost,
+                            set_down,
                             borne,
                             guessed: c.guessed,
                         }
@@ -522,7 +530,7 @@ mod tests {
     use super::*;
     use crate::belief::SquareBelief;
     use crate::tests::after;
-    use shakmaty::Square;
+    use shakmaty::{ByColor, Square};
 
     /// `belief` with `sq` read as the probabilities `p` of empty, White
     /// and Black instead.
@@ -700,5 +708,40 @@ mod tests {
         )
         .expect("the knight left");
         assert!(margin < 0.5, "Nf3 and Nh3 are alike to the eyes: {margin}");
+    }
+
+    #[test]
+    fn of_two_squares_the_eyes_read_alike_the_one_the_mover_s_hand_stopped_over_is_taken() {
+        // 5. c4 f5: the white pawn on c4, a light square in a bright light,
+        // shows to neither pair of eyes, which read c3 and c4 both empty.
+        let from = after(&["h2h3", "c7c5", "b1a3", "b8a6"]);
+        let played = after(&["h2h3", "c7c5", "b1a3", "b8a6", "c2c4", "f7f5"]);
+        let mut belief = BoardBelief::seeing(played.board(), 0.97);
+        read_as(&mut belief, Square::C4, [0.97, 0.015, 0.015]);
+        assert!(
+            decide(&from, &belief, Search::READ, &Glimpses::default()).is_none(),
+            "c4 f5 and c3 f5 alike"
+        );
+        let mut stopped = ByColor::<Bitboard>::default();
+        stopped.white.add(Square::C4);
+        stopped.black.add(Square::F5);
+        let mut glimpses = Glimpses::default();
+        glimpses.hands_stopped(stopped);
+        let decision = decide(&from, &belief, Search::READ, &glimpses).expect("decided");
+        assert_eq!(uci(&decision.best.moves), ["c2c4", "f7f5"]);
+        // A stop the eyes see nothing arrive on tells nothing against them.
+        let mut elsewhere = ByColor::<Bitboard>::default();
+        elsewhere.white.add(Square::C3);
+        let mut glimpses = Glimpses::default();
+        glimpses.hands_stopped(elsewhere);
+        let seen = after(&["h2h3", "c7c5", "b1a3", "b8a6", "g1f3"]);
+        let decision = decide(
+            &from,
+            &BoardBelief::seeing(seen.board(), 0.97),
+            Search::READ,
+            &glimpses,
+        )
+        .expect("decided");
+        assert_eq!(uci(&decision.best.moves), ["g1f3"]);
     }
 }

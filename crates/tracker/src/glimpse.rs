@@ -22,11 +22,12 @@
 //! search must keep and go on from, as from the table (a run of moves
 //! longer than the search looks ahead, seen part way).
 
-use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
+use shakmaty::{Bitboard, Board, ByColor, Chess, Color, Move, Position};
 
 use crate::belief::BoardBelief;
 use crate::decode::Shape;
 use crate::earlier::{Borne, Earlier};
+use crate::set_down::set_down_gain;
 use crate::squares::board_difference;
 
 /// Glimpses kept a turn: a hand hovering for minutes keeps the clearest.
@@ -43,6 +44,9 @@ pub struct Glimpses {
     moved: Option<Bitboard>,
     /// The still boards seen since the table.
     earlier: Earlier,
+    /// The empty squares each side's hand stopped over since the table
+    /// (`set_down.rs`).
+    stopped: ByColor<Bitboard>,
 }
 
 impl Glimpses {
@@ -81,10 +85,23 @@ impl Glimpses {
         self.moved = moved;
     }
 
-    /// The motion alone, for ways on from a position none was glimpsed from.
+    /// The empty squares each side's hand stopped over since the table.
+    pub fn hands_stopped(&mut self, stopped: ByColor<Bitboard>) {
+        self.stopped = stopped;
+    }
+
+    /// What the hands' stops bear out of `m`, played from `position` after
+    /// `earlier` ([`set_down_gain`]).
+    pub fn set_down(&self, position: &Chess, earlier: &[Move], m: &Move) -> f32 {
+        set_down_gain(&self.stopped, position, earlier, m)
+    }
+
+    /// The motion and the hands' stops alone, for ways on from a position
+    /// none was glimpsed from.
     pub fn motion(&self) -> Glimpses {
         Glimpses {
             moved: self.moved,
+            stopped: self.stopped,
             ..Glimpses::default()
         }
     }

@@ -33,6 +33,7 @@ mod moments;
 mod observation;
 mod promotion;
 mod reading;
+mod set_down;
 mod squares;
 mod still;
 mod touch;
@@ -61,6 +62,7 @@ pub use observation::{Observation, Step};
 use observation::{describe, promoted_named};
 use reading::Pending;
 pub use reading::{HELD_SHARE, RUN_MISREADS};
+use set_down::SetDowns;
 pub use squares::board_difference;
 use still::{StillDecision, Unconfirmed, Watch};
 pub use touch::{
@@ -141,6 +143,9 @@ pub struct Tracker {
     first_changed: [Option<f64>; 64],
     /// When each square's picture moved since the last move read.
     moments: Moments,
+    /// Where each side's hand stopped over an empty square since the last
+    /// move read.
+    set_down: SetDowns,
     /// Moves read so far.
     moves_read: u64,
     /// Frames in a row with a hand at the clock.
@@ -196,6 +201,7 @@ impl Tracker {
             last_t: 0.0,
             first_changed: [None; 64],
             moments: Moments::default(),
+            set_down: SetDowns::default(),
             moves_read: 0,
             at_clock: 0,
             unclocked: false,
@@ -387,6 +393,7 @@ impl Tracker {
         self.pending = None;
         self.first_changed = [None; 64];
         self.moments.clear();
+        self.set_down.clear();
         self.last_accepted = accepted;
         self.promotion_read = None;
         self.promotion_chosen = None;
@@ -434,6 +441,7 @@ impl Tracker {
             self.last_motion = obs.t;
         }
         self.follow_fingertip(obs);
+        self.set_down.follow(obs, &self.table);
         self.moments.follow(obs.t, &obs.motion);
         self.last_bare = (obs.covered == 0 && obs.fingertip.is_none()).then(|| obs.belief.clone());
         for (index, first) in self.first_changed.iter_mut().enumerate() {

@@ -367,6 +367,7 @@ impl Tracker {
     /// square (a queen when they read none).
     pub(crate) fn decoded(&mut self, obs: &Observation) -> Option<Reading> {
         let (completed, from) = self.next_move_from()?;
+        self.decision.hands_stopped(self.set_down.stopped());
         let (best, how) = self.decision.observe(
             &from,
             &obs.belief,

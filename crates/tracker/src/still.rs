@@ -12,7 +12,7 @@
 //! from, how the board was watched ([`Watch`]), the squares seen moving.
 //! Output: the continuation taken and how it was decided ([`Decided`]).
 
-use shakmaty::{Bitboard, Chess, Position};
+use shakmaty::{Bitboard, ByColor, Chess, Position};
 
 use crate::belief::{BoardBelief, differing};
 use crate::decode::{
@@ -158,6 +158,12 @@ impl StillDecision {
         self.turn_untold = None;
         self.hold.forget();
         self.glimpses.forget();
+    }
+
+    /// The empty squares each side's hand stopped over since the last
+    /// move read (`set_down.rs`), as evidence of where pieces went.
+    pub fn hands_stopped(&mut self, stopped: ByColor<Bitboard>) {
+        self.glimpses.hands_stopped(stopped);
     }
 
     /// Since when whose turn it is has been unknown, when it is: two ways

@@ -162,6 +162,7 @@ fn first_plies(
         position,
         gain,
         cost,
+        set_down: 0.0,
         borne: Borne::default(),
         guessed: way.guessed,
     })

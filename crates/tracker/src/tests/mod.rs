@@ -45,7 +45,12 @@ fn bits(squares: &[Square]) -> u64 {
     squares.iter().fold(0, |b, sq| b | 1 << usize::from(*sq))
 }
 
-fn frame(t: f64, changed: &[Square], still: bool, fingertip: Option<Square>) -> Observation {
+pub(crate) fn frame(
+    t: f64,
+    changed: &[Square],
+    still: bool,
+    fingertip: Option<Square>,
+) -> Observation {
     let change = ChangeSet::exact(bits(changed));
     let mut scores = change.scores;
     if let Some(tip) = fingertip {
