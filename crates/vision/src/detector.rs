@@ -277,37 +277,6 @@ impl Detection {
     /// [`Self::hand_side`], the fingertip on `tip` (one kept from the
     /// frame before: [`Self::fingertip_after`]).
     pub fn side_reaching(&self, orientation: Orientation, tip: Option<Square>) -> Option<Color> {
-        self.arm_side(orientation, tip)
-            .or_else(|| tip.and_then(side_nearest))
-    }
-
-    /// [`Self::side_reaching`], where the fingertip on `tip` was on or next
-    /// to a square on the frame `before`, its side read then: where no arm
-    /// is seen now (the hand alone at the end of an arm the model lost),
-    /// that side, not the nearest edge's. A hand keeps its side from frame
-    /// to frame; Black's arm laid along the h-file to a piece on h3 is not
-    /// White's hand once only the hand is seen.
-    pub fn side_reaching_after(
-        &self,
-        orientation: Orientation,
-        tip: Option<Square>,
-        before: Option<(Square, Color)>,
-    ) -> Option<Color> {
-        let carried = || {
-            let (tip, (was, side)) = (tip?, before?);
-            (attacks::king_attacks(was) | Bitboard::from_square(was))
-                .contains(tip)
-                .then_some(side)
-        };
-        self.arm_side(orientation, tip)
-            .or_else(carried)
-            .or_else(|| tip.and_then(side_nearest))
-    }
-
-    /// Whose arm the hand-covered squares away from the fingertip on `tip`
-    /// show ([`Self::hand_side`]): the first rank they reach, or else the
-    /// side of the fingertip they lie on; `None` where they show neither.
-    fn arm_side(&self, orientation: Orientation, tip: Option<Square>) -> Option<Color> {
         let covered = Bitboard(self.covered(orientation));
         let arm = match tip {
             Some(tip) => covered & !(attacks::king_attacks(tip) | Bitboard::from_square(tip)),
@@ -324,16 +293,19 @@ impl Detection {
             .into_iter()
             .map(|sq| f32::from(sq.rank() as u8) - f32::from(tip.rank() as u8))
             .collect();
-        if ranks_from_tip.is_empty() {
-            return None;
+        if !ranks_from_tip.is_empty() {
+            let towards = ranks_from_tip.iter().sum::<f32>() / ranks_from_tip.len() as f32;
+            if towards <= -0.5 {
+                return Some(Color::White);
+            }
+            if towards >= 0.5 {
+                return Some(Color::Black);
+            }
         }
-        let towards = ranks_from_tip.iter().sum::<f32>() / ranks_from_tip.len() as f32;
-        if towards <= -0.5 {
-            Some(Color::White)
-        } else if towards >= 0.5 {
-            Some(Color::Black)
-        } else {
-            None
+        match tip.rank() {
+            rank if rank <= Rank::Third => Some(Color::White),
+            rank if rank >= Rank::Sixth => Some(Color::Black),
+            _ => None,
         }
     }
 
@@ -570,16 +542,6 @@ pub fn patch_around(seeds: Bitboard, within: Bitboard) -> Bitboard {
             return patch;
         }
         patch = grown;
-    }
-}
-
-/// The side whose edge a fingertip on `tip` is near: the three ranks next
-/// to it; `None` in the middle two.
-fn side_nearest(tip: Square) -> Option<Color> {
-    match tip.rank() {
-        rank if rank <= Rank::Third => Some(Color::White),
-        rank if rank >= Rank::Sixth => Some(Color::Black),
-        _ => None,
     }
 }
 
@@ -893,41 +855,6 @@ mod tests {
         assert_eq!(
             resting.fingertip_after(o, Some(Square::A1)),
             Some(Square::E8)
-        );
-    }
-
-    #[test]
-    fn a_hand_keeps_its_side_once_its_arm_is_lost() {
-        let o = Orientation::WhiteBottom;
-        // Black's arm laid along the h-file to a piece on h3: seen
-        // reaching the eighth rank, then the hand alone.
-        let arm = reading(&[Square::H8, Square::H3], Some(Square::H3));
-        assert_eq!(arm.side_reaching(o, Some(Square::H3)), Some(Color::Black));
-        let hand = reading(&[Square::H3], Some(Square::H3));
-        assert_eq!(
-            hand.side_reaching(o, Some(Square::H3)),
-            Some(Color::White),
-            "alone, the nearest edge"
-        );
-        let black_before = Some((Square::H3, Color::Black));
-        assert_eq!(
-            hand.side_reaching_after(o, Some(Square::H3), black_before),
-            Some(Color::Black)
-        );
-        assert_eq!(
-            hand.side_reaching_after(o, Some(Square::H3), Some((Square::G4, Color::Black))),
-            Some(Color::Black),
-            "a square off"
-        );
-        // Far from where it was, or an arm seen now: as read now.
-        assert_eq!(
-            hand.side_reaching_after(o, Some(Square::H3), Some((Square::H6, Color::Black))),
-            Some(Color::White)
-        );
-        let white_arm = reading(&[Square::H1, Square::H3], Some(Square::H3));
-        assert_eq!(
-            white_arm.side_reaching_after(o, Some(Square::H3), black_before),
-            Some(Color::White)
         );
     }
 }

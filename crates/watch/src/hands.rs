@@ -421,17 +421,13 @@ impl HandPath {
             self.evidence.unseen_by_real();
             tell_from(&self.evidence, &mut self.told);
         }
-        let before = self.seen.fingertip;
+        let before = self.seen.fingertip.map(|tip| tip.square);
         let seen = HandsSeen {
             fingertip: detection
-                .fingertip_after(orientation, before.map(|tip| tip.square))
+                .fingertip_after(orientation, before)
                 .map(|square| Fingertip {
                     square,
-                    by: detection.side_reaching_after(
-                        orientation,
-                        Some(square),
-                        before.and_then(|tip| Some((tip.square, tip.by?))),
-                    ),
+                    by: detection.side_reaching(orientation, Some(square)),
                     beside: detection.fingertip_beside(orientation),
                 }),
             covered: covered | detection.covered(orientation),
