@@ -6,12 +6,13 @@
 //! side's hand stopped is the likelier.
 //!
 //! Input: each frame's fingertip, whose arm it is on, the motion on its
-//! square, and the table. Output: what the stops bear out of a way on.
+//! square (still as a resting touch's is: `touch::REST_MOTION`), and the
+//! table. Output: what the stops bear out of a way on.
 
 use shakmaty::{Bitboard, Board, ByColor, Chess, Color, Move, Position, Square};
 
 use crate::Observation;
-use crate::touch::REST_MOTION;
+use crate::touch::stood_still;
 
 /// How long (seconds), over at least two frames, a fingertip must stand
 /// still on an empty square for its hand to have stopped there: a piece
@@ -49,8 +50,7 @@ impl SetDowns {
     pub fn follow(&mut self, obs: &Observation, table: &Board) {
         let interval = self.last_t.replace(obs.t).map_or(0.0, |last| obs.t - last);
         let standing = |square: Square| {
-            let motion = f64::from(obs.motion[usize::from(square)]);
-            interval > 0.0 && motion <= f64::from(REST_MOTION) * interval
+            interval > 0.0 && stood_still(obs.motion[usize::from(square)], interval)
         };
         let here = match (obs.fingertip, obs.toucher) {
             (Some(square), Some(side)) if table.piece_at(square).is_none() && standing(square) => {

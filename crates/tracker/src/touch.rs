@@ -73,6 +73,13 @@ impl Bare {
     }
 }
 
+/// Whether a picture that changed by `motion` (percent of its pixels)
+/// since the frame `interval` seconds before stood still over that time
+/// ([`REST_MOTION`]).
+pub(crate) fn stood_still(motion: f32, interval: f64) -> bool {
+    f64::from(motion) <= f64::from(REST_MOTION) * interval
+}
+
 /// Whether the fingertip rests on its square `sq` in `obs`, taken
 /// `interval` seconds after the frame before: the square, the squares
 /// around it and the picture past the board's edge beyond them stood
@@ -80,7 +87,7 @@ impl Bare {
 /// before the fingertip came ([`REST_RISE`]).
 fn resting(obs: &Observation, sq: Square, interval: f64, bare: Bare) -> bool {
     let square = usize::from(sq);
-    let still = |motion: f32| f64::from(motion) <= f64::from(REST_MOTION) * interval;
+    let still = |motion: f32| stood_still(motion, interval);
     let hand_still = (attacks::king_attacks(sq) | Bitboard::from_square(sq))
         .into_iter()
         .map(usize::from)
