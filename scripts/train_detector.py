@@ -99,7 +99,7 @@ class Detector(nn.Module):
     hand and touch also read from each cell's neighbourhood; with
     `board_context`, the pieces also from the whole board."""
 
-    def __init__(self, context=False, board_context=False):
+    def __init__(self, context=False, board_context=False, context_width=48, trunk=False):
         super().__init__()
         self.features = nn.Sequential(
             conv(3, 24, 2),
@@ -111,26 +111,40 @@ class Detector(nn.Module):
         )
         self.heads = nn.Conv2d(96, len(CLASSES) + 2, 1)
         self.presence = nn.Linear(96, 1)
-        self.context = HandContext() if context else None
+        self.context = HandContext(width=context_width) if context else None
+        # With `trunk`, hand and touch read from a last layer of their own
+        # (the backbone's last, learnt again for them alone) on the map
+        # before it; pieces, features and presence keep the shared one.
+        self.trunk = conv(64, 96, dilation=3) if trunk else None
+        self.trunk_heads = nn.Conv2d(96, 2, 1) if trunk else None
         self.board_context = BoardContext() if board_context else None
         self.register_buffer("scale", torch.tensor(1.0 / 255.0))
 
     def logits(self, board, with_features=False):
-        x = self.features(board * self.scale - 0.5)
-        per_square = by_square(self.per_cell(x))  # [N, 64, C]
+        before = self.features[:-1](board * self.scale - 0.5)
+        x = self.features[-1](before)
+        per_square = by_square(self.per_cell(x, before))  # [N, 64, C]
         presence = self.presence_logit(x)
         if with_features:
             # Each square's features (for the per-game colour model on them).
             return per_square, presence, by_square(x)
         return per_square, presence
 
+    def hand_and_touch(self, before):
+        """The trunk's hand and touch logits from the map before the backbone's last layer."""
+        t = self.trunk(before)
+        return self.trunk_heads(t) + self.context(t)
+
     def presence_logit(self, x):
         """The hand-presence logit from the backbone's map `x`."""
         return self.presence(torch.amax(x, dim=(2, 3))).squeeze(1)
 
-    def per_cell(self, x):
-        """The heads' logits on the backbone's map `x`: pieces, hand, touch."""
+    def per_cell(self, x, before=None):
+        """The heads' logits on the backbone's map `x` (and `before`, the map
+        before its last layer, for the trunk): pieces, hand, touch."""
         per_cell = self.heads(x)
+        if self.trunk is not None:
+            return torch.cat([per_cell[:, : len(CLASSES)], self.hand_and_touch(before)], 1)
         if self.context is not None:
             per_cell = per_cell + F.pad(self.context(x), (0, 0, 0, 0, len(CLASSES), 0))
         if self.board_context is not None:
@@ -264,13 +278,20 @@ def train_context(args):
     rng = np.random.default_rng(args.seed)
     parts = [load_set(d, jitter=args.corner_jitter, rng=rng) for d in args.data]
     images, _, hand, touch, present = (np.concatenate(a) for a in zip(*parts))
-    model = Detector(context=True)
+    hovering = np.concatenate([
+        [json.loads(line)["action"] == "hover" for line in (Path(d) / "labels.jsonl").read_text().splitlines()]
+        for d in args.data
+    ])
+    # A touch read on a hovering hand's frame costs this much more.
+    touch_weight = torch.from_numpy(np.where(hovering, args.hover_weight, 1.0).astype(np.float32))[:, None]
+    model = Detector(context=True, context_width=args.context_width, trunk=args.trunk)
     load_onnx_weights(model, args.init_onnx)
     model.eval()
+    layers = model.features[:-1] if args.trunk else model.features
     started = time.time()
     with torch.no_grad():
         maps = np.concatenate([
-            model.features(to_tensor(images[s:s + 64]) * model.scale - 0.5).half().numpy()
+            layers(to_tensor(images[s:s + 64]) * model.scale - 0.5).half().numpy()
             for s in range(0, len(images), 64)
         ])
     del images
@@ -279,7 +300,9 @@ def train_context(args):
     for parameter in model.parameters():
         parameter.requires_grad = False
     trained = list(model.context.parameters())
-    if args.presence:
+    if args.trunk:
+        trained += list(model.trunk.parameters()) + list(model.trunk_heads.parameters())
+    if args.presence and not args.trunk:
         trained += list(model.presence.parameters())
     for parameter in trained:
         parameter.requires_grad = True
@@ -293,13 +316,17 @@ def train_context(args):
         for b in range(batches):
             idx = np.sort(order[b * args.batch:(b + 1) * args.batch])
             batch_maps = torch.from_numpy(maps[idx]).float()
-            per_square = by_square(model.per_cell(batch_maps))
+            if args.trunk:
+                per_square = by_square(F.pad(model.hand_and_touch(batch_maps), (0, 0, 0, 0, c, 0)))
+            else:
+                per_square = by_square(model.per_cell(batch_maps))
             loss = F.binary_cross_entropy_with_logits(
                 per_square[..., c], torch.from_numpy(hand[idx]), pos_weight=torch.tensor(args.hand_weight)
             ) + F.binary_cross_entropy_with_logits(
-                per_square[..., c + 1], torch.from_numpy(touch[idx]), pos_weight=torch.tensor(8.0)
+                per_square[..., c + 1], torch.from_numpy(touch[idx]), pos_weight=torch.tensor(8.0),
+                weight=touch_weight[idx],
             )
-            if args.presence:
+            if args.presence and not args.trunk:
                 presence = model.presence_logit(batch_maps)
                 loss = loss + 0.5 * F.binary_cross_entropy_with_logits(presence, torch.from_numpy(present[idx]))
             optimiser.zero_grad()
@@ -351,6 +378,11 @@ def load_onnx_weights(model, path):
         for name in ["heads.weight", "heads.bias", "presence.weight", "presence.bias"]:
             module, attribute = name.split(".")
             getattr(getattr(model, module), attribute).copy_(weights[name])
+        if model.trunk is not None:
+            model.trunk.load_state_dict(model.features[-1].state_dict())
+            c = len(CLASSES)
+            model.trunk_heads.weight.copy_(weights["heads.weight"][c:c + 2])
+            model.trunk_heads.bias.copy_(weights["heads.bias"][c:c + 2])
 
 
 def onnx_difference(model, path):
@@ -449,17 +481,24 @@ def touches_seen(model_path, folder, after=1.5):
     `after` seconds of it, read at the true corners as one video frame is.
     A touch is seen with at least two such frames read right (the tracker's
     least dwell). Lists those not seen: the detector's share of the
-    benchmark's misses, apart from the tracker's."""
+    benchmark's misses, apart from the tracker's. And for each hover of the
+    games' plans, whether the model reads a fingertip on one of its squares
+    on two frames or more before the move's lift: the hovers the tracker
+    must then judge from the fingertip's motion alone."""
     import cv2
     import onnxruntime as ort
 
+    from measure_touches import game, turns
+
     session = ort.InferenceSession(str(model_path), providers=["CPUExecutionProvider"])
-    seen, unseen = 0, []
+    seen, unseen, hovers, hover_tips = 0, [], 0, []
     for truth_path in sorted(Path(folder).glob("touches_*/truth.json")):
         truth = json.loads(truth_path.read_text())
         video = cv2.VideoCapture(str(truth_path.parent / "video.avi"))
         touches = [e for e in truth["events"] if e["type"] == "touch"]
-        right = [0] * len(touches)
+        spans = turns(truth)
+        planned = [h for h in game(int(truth_path.parent.name.split("_")[1]))[3] if h["ply"] in spans]
+        right, tipped = [0] * len(touches), [0] * len(planned)
         for frame in truth["frames"]:
             ok, image = video.read()
             if not ok:
@@ -467,21 +506,27 @@ def touches_seen(model_path, folder, after=1.5):
             near = [i for i, e in enumerate(touches)
                     if e["t"] - 0.15 <= frame["t"] <= e["t"] + after
                     and any(q["square"] == e["square"] and q["touch"] for q in frame["squares"])]
-            if not near:
+            over = [i for i, h in enumerate(planned) if spans[h["ply"]][0] <= frame["t"] < spans[h["ply"]][1]]
+            if not near and not over:
                 continue
             board = rectify(image, frame["corners"]).transpose(2, 0, 1)[None].astype(np.float32)
             _, _, touch, present, _ = session.run(OUTPUTS, {"board": board})
             tip = int(touch[0].argmax()) if touch[0].max() >= TOUCH_THRESHOLD and present[0] >= PRESENT_THRESHOLD else None
+            at = lambda square: cell(frame["white_side"], ord(square[0]) - 97, int(square[1]) - 1)  # noqa: E731
             for i in near:
-                square = touches[i]["square"]
-                right[i] += tip == cell(frame["white_side"], ord(square[0]) - 97, int(square[1]) - 1)
+                right[i] += tip == at(touches[i]["square"])
+            for i in over:
+                tipped[i] += tip is not None and any(tip == at(sq) for sq in planned[i]["squares"])
         for e, frames in zip(touches, right):
             if frames >= 2:
                 seen += 1
             else:
                 unseen.append(f"{truth_path.parent.name} {e['side']} {e['square']} {e['t']:.2f} s")
+        hovers += len(planned)
+        hover_tips += [f"{truth_path.parent.name} {h['line']}: {n} frames" for h, n in zip(planned, tipped) if n >= 2]
     total = seen + len(unseen)
-    return {"touches": total, "seen": seen, "seen_pct": round(100 * seen / max(total, 1), 1), "unseen": unseen}
+    return {"touches": total, "seen": seen, "seen_pct": round(100 * seen / max(total, 1), 1), "unseen": unseen,
+            "hovers": hovers, "hovers_with_a_fingertip": len(hover_tips), "hover_fingertips": hover_tips}
 
 
 def evaluate_model(model_path, heldout, turns=1):
@@ -601,6 +646,11 @@ def main():
     c.add_argument("--lr", type=float, default=1e-3)
     c.add_argument("--seed", type=int, default=3)
     c.add_argument("--hand-weight", type=float, default=3.0)
+    c.add_argument("--hover-weight", type=float, default=1.0,
+                   help="weight of the touch loss on frames of a hand hovering (touch-benchmark games)")
+    c.add_argument("--context-width", type=int, default=48, help="channels of the hand context's first layer")
+    c.add_argument("--trunk", action="store_true",
+                   help="hand and touch from a copy of the backbone's last layer, learnt again for them")
     c.add_argument("--corner-jitter", type=float, default=0.006)
     c.add_argument("--threads", type=int, default=os.cpu_count())
     c.add_argument("--presence", action="store_true",
