@@ -7,7 +7,7 @@ renders hands over the board; these add a hand reaching a piece at the
 board's far edge with its arm cut by the picture's edge, where the
 benchmark's touches went unseen.
 
-    python3 scripts/touch_frames.py --seeds 9000 12000 14000 --games 50 --out DIR [--referee PATH] [--games-dir DIR]
+    python3 scripts/touch_frames.py --seeds 9000 12000 14000 --games 50 --out DIR [--referee PATH]
 
 Needs python-chess (as `measure_touches.py` does).
 """
@@ -18,27 +18,16 @@ from pathlib import Path
 
 import cv2
 
-from measure_touches import REFEREE, game, render, turns
+from measure_touches import REFEREE, render
 
-# One frame in this many is kept: fingertips on a piece, hands hovering,
-# other hands with none.
+# One frame in this many is kept: fingertips on a piece, hands with none.
 TOUCH_EVERY = 3
-HOVER_EVERY = 1
 HAND_EVERY = 12
 
 
-def hovering(seed, truth):
-    """Whether a frame's time falls in a hover: the span of a ply whose
-    plan hovers, before the move's lift."""
-    spans = turns(truth)
-    hovered = [spans[h["ply"]] for h in game(seed)[3] if h["ply"] in spans]
-    return lambda t: any(start <= t < lift for start, lift in hovered)
-
-
-def frames_of(seed, game_dir):
+def frames_of(game_dir):
     """The kept frames of a rendered game: (image, label) pairs."""
     truth = json.loads((game_dir / "truth.json").read_text())
-    in_hover = hovering(seed, truth)
     video = cv2.VideoCapture(str(game_dir / "video.avi"))
     frames = truth["frames"]
     for k, frame in enumerate(frames):
@@ -47,11 +36,9 @@ def frames_of(seed, game_dir):
             raise SystemExit(f"{game_dir / 'video.avi'}: ends before frame {k} of its truth")
         touch = any(q["touch"] for q in frame["squares"])
         hand = any(q["hand"] for q in frame["squares"])
-        hover = hand and not touch and in_hover(frame["t"])
-        every = TOUCH_EVERY if touch else HOVER_EVERY if hover else HAND_EVERY
-        if hand and k % every == 0:
+        if touch and k % TOUCH_EVERY == 0 or (hand and not touch and k % HAND_EVERY == 0):
             yield image, {
-                "action": "touch" if touch else "hover" if hover else "hand",
+                "action": "touch" if touch else "hand",
                 "t": frame["t"],
                 "corners": frame["corners"],
                 "white_side": frame["white_side"],
@@ -65,16 +52,14 @@ def main():
     parser.add_argument("--games", type=int, default=50, help="games in each range")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--referee", default=REFEREE)
-    parser.add_argument("--games-dir", type=Path, help="where the games are rendered (default OUT/games; "
-                        "a `measure_touches.py --keep` folder's renders are used as they are)")
     args = parser.parse_args()
-    games = args.games_dir or args.out / "games"
+    games = args.out / "games"
     (args.out / "images").mkdir(parents=True, exist_ok=True)
     games.mkdir(exist_ok=True)
     lines = []
     for first in args.seeds:
         for seed in range(first, first + args.games):
-            for image, label in frames_of(seed, render(seed, args.referee, games)):
+            for image, label in frames_of(render(seed, args.referee, games)):
                 name = f"images/{len(lines):06d}.jpg"
                 cv2.imwrite(str(args.out / name), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
                 lines.append(json.dumps({"file": name, **label}))

@@ -99,7 +99,7 @@ class Detector(nn.Module):
     hand and touch also read from each cell's neighbourhood; with
     `board_context`, the pieces also from the whole board."""
 
-    def __init__(self, context=False, board_context=False, context_width=48, trunk=False):
+    def __init__(self, context=False, board_context=False):
         super().__init__()
         self.features = nn.Sequential(
             conv(3, 24, 2),
@@ -111,40 +111,26 @@ class Detector(nn.Module):
         )
         self.heads = nn.Conv2d(96, len(CLASSES) + 2, 1)
         self.presence = nn.Linear(96, 1)
-        self.context = HandContext(width=context_width) if context else None
-        # With `trunk`, hand and touch read from a last layer of their own
-        # (the backbone's last, learnt again for them alone) on the map
-        # before it; pieces, features and presence keep the shared one.
-        self.trunk = conv(64, 96, dilation=3) if trunk else None
-        self.trunk_heads = nn.Conv2d(96, 2, 1) if trunk else None
+        self.context = HandContext() if context else None
         self.board_context = BoardContext() if board_context else None
         self.register_buffer("scale", torch.tensor(1.0 / 255.0))
 
     def logits(self, board, with_features=False):
-        before = self.features[:-1](board * self.scale - 0.5)
-        x = self.features[-1](before)
-        per_square = by_square(self.per_cell(x, before))  # [N, 64, C]
+        x = self.features(board * self.scale - 0.5)
+        per_square = by_square(self.per_cell(x))  # [N, 64, C]
         presence = self.presence_logit(x)
         if with_features:
             # Each square's features (for the per-game colour model on them).
             return per_square, presence, by_square(x)
         return per_square, presence
 
-    def hand_and_touch(self, before):
-        """The trunk's hand and touch logits from the map before the backbone's last layer."""
-        t = self.trunk(before)
-        return self.trunk_heads(t) + self.context(t)
-
     def presence_logit(self, x):
         """The hand-presence logit from the backbone's map `x`."""
         return self.presence(torch.amax(x, dim=(2, 3))).squeeze(1)
 
-    def per_cell(self, x, before=None):
-        """The heads' logits on the backbone's map `x` (and `before`, the map
-        before its last layer, for the trunk): pieces, hand, touch."""
+    def per_cell(self, x):
+        """The heads' logits on the backbone's map `x`: pieces, hand, touch."""
         per_cell = self.heads(x)
-        if self.trunk is not None:
-            return torch.cat([per_cell[:, : len(CLASSES)], self.hand_and_touch(before)], 1)
         if self.context is not None:
             per_cell = per_cell + F.pad(self.context(x), (0, 0, 0, 0, len(CLASSES), 0))
         if self.board_context is not None:
@@ -278,20 +264,13 @@ def train_context(args):
     rng = np.random.default_rng(args.seed)
     parts = [load_set(d, jitter=args.corner_jitter, rng=rng) for d in args.data]
     images, _, hand, touch, present = (np.concatenate(a) for a in zip(*parts))
-    hovering = np.concatenate([
-        [json.loads(line)["action"] == "hover" for line in (Path(d) / "labels.jsonl").read_text().splitlines()]
-        for d in args.data
-    ])
-    # A touch read on a hovering hand's frame costs this much more.
-    touch_weight = torch.from_numpy(np.where(hovering, args.hover_weight, 1.0).astype(np.float32))[:, None]
-    model = Detector(context=True, context_width=args.context_width, trunk=args.trunk)
+    model = Detector(context=True)
     load_onnx_weights(model, args.init_onnx)
     model.eval()
-    layers = model.features[:-1] if args.trunk else model.features
     started = time.time()
     with torch.no_grad():
         maps = np.concatenate([
-            layers(to_tensor(images[s:s + 64]) * model.scale - 0.5).half().numpy()
+            model.features(to_tensor(images[s:s + 64]) * model.scale - 0.5).half().numpy()
             for s in range(0, len(images), 64)
         ])
     del images
@@ -300,9 +279,7 @@ def train_context(args):
     for parameter in model.parameters():
         parameter.requires_grad = False
     trained = list(model.context.parameters())
-    if args.trunk:
-        trained += list(model.trunk.parameters()) + list(model.trunk_heads.parameters())
-    if args.presence and not args.trunk:
+    if args.presence:
         trained += list(model.presence.parameters())
     for parameter in trained:
         parameter.requires_grad = True
@@ -316,17 +293,13 @@ def train_context(args):
         for b in range(batches):
             idx = np.sort(order[b * args.batch:(b + 1) * args.batch])
             batch_maps = torch.from_numpy(maps[idx]).float()
-            if args.trunk:
-                per_square = by_square(F.pad(model.hand_and_touch(batch_maps), (0, 0, 0, 0, c, 0)))
-            else:
-                per_square = by_square(model.per_cell(batch_maps))
+            per_square = by_square(model.per_cell(batch_maps))
             loss = F.binary_cross_entropy_with_logits(
                 per_square[..., c], torch.from_numpy(hand[idx]), pos_weight=torch.tensor(args.hand_weight)
             ) + F.binary_cross_entropy_with_logits(
-                per_square[..., c + 1], torch.from_numpy(touch[idx]), pos_weight=torch.tensor(8.0),
-                weight=touch_weight[idx],
+                per_square[..., c + 1], torch.from_numpy(touch[idx]), pos_weight=torch.tensor(8.0)
             )
-            if args.presence and not args.trunk:
+            if args.presence:
                 presence = model.presence_logit(batch_maps)
                 loss = loss + 0.5 * F.binary_cross_entropy_with_logits(presence, torch.from_numpy(present[idx]))
             optimiser.zero_grad()
@@ -378,11 +351,6 @@ def load_onnx_weights(model, path):
         for name in ["heads.weight", "heads.bias", "presence.weight", "presence.bias"]:
             module, attribute = name.split(".")
             getattr(getattr(model, module), attribute).copy_(weights[name])
-        if model.trunk is not None:
-            model.trunk.load_state_dict(model.features[-1].state_dict())
-            c = len(CLASSES)
-            model.trunk_heads.weight.copy_(weights["heads.weight"][c:c + 2])
-            model.trunk_heads.bias.copy_(weights["heads.bias"][c:c + 2])
 
 
 def onnx_difference(model, path):
@@ -512,7 +480,10 @@ def touches_seen(model_path, folder, after=1.5):
             board = rectify(image, frame["corners"]).transpose(2, 0, 1)[None].astype(np.float32)
             _, _, touch, present, _ = session.run(OUTPUTS, {"board": board})
             tip = int(touch[0].argmax()) if touch[0].max() >= TOUCH_THRESHOLD and present[0] >= PRESENT_THRESHOLD else None
-            at = lambda square: cell(frame["white_side"], ord(square[0]) - 97, int(square[1]) - 1)  # noqa: E731
+
+            def at(square):
+                return cell(frame["white_side"], ord(square[0]) - 97, int(square[1]) - 1)
+
             for i in near:
                 right[i] += tip == at(touches[i]["square"])
             for i in over:
@@ -646,11 +617,6 @@ def main():
     c.add_argument("--lr", type=float, default=1e-3)
     c.add_argument("--seed", type=int, default=3)
     c.add_argument("--hand-weight", type=float, default=3.0)
-    c.add_argument("--hover-weight", type=float, default=1.0,
-                   help="weight of the touch loss on frames of a hand hovering (touch-benchmark games)")
-    c.add_argument("--context-width", type=int, default=48, help="channels of the hand context's first layer")
-    c.add_argument("--trunk", action="store_true",
-                   help="hand and touch from a copy of the backbone's last layer, learnt again for them")
     c.add_argument("--corner-jitter", type=float, default=0.006)
     c.add_argument("--threads", type=int, default=os.cpu_count())
     c.add_argument("--presence", action="store_true",
@@ -664,7 +630,8 @@ def main():
     e.add_argument("--turns", type=int, choices=(1, 4), default=1,
                    help="read each board in this many quarter turns averaged: 1 as a video frame "
                         "is read, 4 as `referee detect` reads a still")
-    u = sub.add_parser("touches", help="the fingertip read on the touched square over the touch benchmark's games")
+    u = sub.add_parser("touches", help="the fingertip read on the touched square, and on hovered ones, "
+                                       "over the touch benchmark's games")
     u.add_argument("--games", required=True, help="a `measure_touches.py --keep` folder")
     u.add_argument("--model", default="models/detector.onnx")
     o = sub.add_parser("tones", help="how light White's and Black's sets look, rendered and real")
